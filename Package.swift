@@ -1,0 +1,146 @@
+// swift-tools-version:6.0
+//
+// Molt: a Core Data-style heavyweight migration engine for SQLite object stores.
+//
+// Layers, lowest first (a target only imports the layers below it):
+//   CSQLite, CLibXML2      C system libraries, wrapped once each
+//   MoltCore               the error type, diagnostics, property lists
+//   MoltXML, MoltSQLite    safe XML parsing; checked SQLite access
+//   MoltModel              object models, Xcode model files, version hashes
+//   MoltStore              Core Data's SQLite layout, metadata, objects, JSON
+//   Molt                   the public umbrella library
+//   MoltPolicies           user entity-migration policies (Policies/)
+//   molt                   the command-line tool
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Molt",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Molt", targets: ["Molt"]),
+        .executable(name: "molt", targets: ["molt"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: C shims
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+
+        // MARK: Library layers
+        .target(
+            name: "MoltCore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MoltXML",
+            dependencies: ["CLibXML2", "MoltCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MoltSQLite",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MoltModel",
+            dependencies: [
+                "MoltCore", "MoltXML",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MoltStore",
+            dependencies: [
+                "MoltCore", "MoltModel", "MoltSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Molt",
+            dependencies: ["MoltCore", "MoltModel", "MoltStore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: User policies, compiled into the tool
+        .target(
+            name: "MoltPolicies",
+            dependencies: ["Molt"],
+            path: "Policies",
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Command-line tool
+        .executableTarget(
+            name: "molt",
+            dependencies: [
+                "Molt", "MoltPolicies",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "MoltTestSupport",
+            dependencies: ["Molt"],
+            path: "Tests/MoltTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltCoreTests",
+            dependencies: ["MoltCore", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltXMLTests",
+            dependencies: ["MoltXML", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltSQLiteTests",
+            dependencies: ["MoltSQLite", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltModelTests",
+            dependencies: ["MoltModel", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltStoreTests",
+            dependencies: ["MoltStore", "MoltSQLite", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltCLITests",
+            dependencies: ["molt", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

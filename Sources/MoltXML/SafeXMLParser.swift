@@ -1,0 +1,215 @@
+internal import CLibXML2
+public import Foundation
+public import MoltCore
+
+/// Parses XML from untrusted files with libxml2, safely.
+///
+/// - No network (`XML_PARSE_NONET`), no external entities, no external DTD, no XInclude.
+/// - A document that declares anything in an internal DTD subset (entities, elements,
+///   attributes, notations) is refused at the first declaration, before it can be used; this
+///   stops entity-expansion bombs and external-entity reads. A DOCTYPE line without an internal
+///   subset, such as Apple's standard plist DOCTYPE, is accepted and never fetched.
+/// - libxml2's own limits stay on (no `XML_PARSE_HUGE`): nesting deeper than 256 elements or a
+///   single text node over 10 MB is an error. Files over ``maximumFileSize`` are not read.
+/// - Every libxml2 message is collected with its line and column; nothing is printed.
+package struct SafeXMLParser {
+    /// The largest file accepted, in bytes.
+    package var maximumFileSize: Int = 64 * 1024 * 1024
+
+    package init() {}
+
+    /// Reads and parses the file at `url`. `displayName` (default: the path) names it in errors.
+    package func parse(contentsOf url: URL, displayName: String? = nil) throws -> ParsedDocument {
+        let name = displayName ?? url.path
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            if let size = attributes[.size] as? Int, size > maximumFileSize {
+                throw MoltError(
+                    .fileReadCorruptFile,
+                    "the file is \(size) bytes, more than the \(maximumFileSize) accepted",
+                    location: SourceLocation(file: name))
+            }
+            data = try Data(contentsOf: url)
+        } catch let error as MoltError {
+            throw error
+        } catch {
+            throw FileErrors.readFailed(name, underlying: error)
+        }
+        return try parse(data, file: name)
+    }
+
+    /// Parses `data`; `file` names it in errors.
+    package func parse(_ data: Data, file: String) throws -> ParsedDocument {
+        guard data.count <= maximumFileSize else {
+            throw MoltError(
+                .fileReadCorruptFile,
+                "the document is \(data.count) bytes, more than the \(maximumFileSize) accepted",
+                location: SourceLocation(file: file))
+        }
+        guard data.count <= Int(Int32.max) else {
+            throw MoltError(.fileReadCorruptFile, "the document is too large", location: SourceLocation(file: file))
+        }
+        LibXML2.initializeOnce()
+        molt_xml_silence_generic_errors()
+
+        guard let context = xmlNewParserCtxt() else {
+            throw MoltError(.fileReadUnknown, "libxml2 could not create a parser", location: SourceLocation(file: file))
+        }
+        defer { xmlFreeParserCtxt(context) }
+
+        let collector = XMLErrorCollector(file: file)
+        let unmanagedCollector = Unmanaged.passRetained(collector)
+        defer { unmanagedCollector.release() }
+        context.pointee._private = unmanagedCollector.toOpaque()
+        xmlSetStructuredErrorFunc(unmanagedCollector.toOpaque(), collectStructuredError)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        Self.refuseDeclarations(in: context)
+
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let document: xmlDocPtr? = data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: CChar.self).baseAddress
+            return xmlCtxtReadMemory(context, base, Int32(raw.count), file, nil, options)
+        }
+        defer { if let document { xmlFreeDoc(document) } }
+
+        if let error = collector.firstError {
+            throw error
+        }
+        guard let document, context.pointee.wellFormed != 0, let root = xmlDocGetRootElement(document) else {
+            throw MoltError(
+                .fileReadCorruptFile, "the document is not well-formed XML",
+                location: SourceLocation(file: file, line: 1))
+        }
+        return ParsedDocument(root: Self.copy(root), file: file)
+    }
+
+    // MARK: Refusing DTD declarations
+
+    private static func refuseDeclarations(in context: xmlParserCtxtPtr) {
+        guard let sax = context.pointee.sax else { return }
+        sax.pointee.entityDecl = { context, name, _, _, _, _ in
+            SafeXMLParser.refuse("declares the entity \"\(SafeXMLParser.string(name))\"", context)
+        }
+        sax.pointee.unparsedEntityDecl = { context, name, _, _, _ in
+            SafeXMLParser.refuse("declares the entity \"\(SafeXMLParser.string(name))\"", context)
+        }
+        sax.pointee.elementDecl = { context, name, _, _ in
+            SafeXMLParser.refuse("declares the element type \"\(SafeXMLParser.string(name))\"", context)
+        }
+        sax.pointee.attributeDecl = { context, element, name, _, _, _, tree in
+            if let tree { xmlFreeEnumeration(tree) }
+            SafeXMLParser.refuse(
+                "declares the attribute \"\(SafeXMLParser.string(name))\" of \"\(SafeXMLParser.string(element))\"",
+                context)
+        }
+        sax.pointee.notationDecl = { context, name, _, _ in
+            SafeXMLParser.refuse("declares the notation \"\(SafeXMLParser.string(name))\"", context)
+        }
+    }
+
+    /// Records why a document is refused and stops the parser at once.
+    private static func refuse(_ what: String, _ userData: UnsafeMutableRawPointer?) {
+        guard let userData else { return }
+        let context = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+        let line = context.pointee.input.map { Int($0.pointee.line) }
+        if let collectorPointer = context.pointee._private {
+            let collector = Unmanaged<XMLErrorCollector>.fromOpaque(collectorPointer).takeUnretainedValue()
+            collector.record(
+                MoltError(
+                    .fileReadCorruptFile,
+                    "the document \(what) in its DOCTYPE; Molt does not accept DTD declarations",
+                    location: SourceLocation(file: collector.file, line: line, element: "!DOCTYPE"),
+                    recovery: "Remove the internal DTD subset (the part in [ ] after <!DOCTYPE …>)."))
+        }
+        xmlStopParser(context)
+    }
+
+    // MARK: Copying the tree out
+
+    private static func copy(_ node: xmlNodePtr) -> ParsedElement {
+        var element = ParsedElement(
+            name: string(node.pointee.name),
+            line: Int(xmlGetLineNo(node)))
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            element.attributes[string(current.pointee.name)] = text(of: current.pointee.children)
+            attribute = current.pointee.next
+        }
+        var text = ""
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                element.children.append(copy(current))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content { text += String(cString: content) }
+            default:
+                break  // comments, processing instructions
+            }
+            child = current.pointee.next
+        }
+        element.text = text
+        return element
+    }
+
+    /// The text of a run of text nodes (an attribute's value).
+    private static func text(of first: xmlNodePtr?) -> String {
+        var result = ""
+        var node = first
+        while let current = node {
+            if let content = current.pointee.content { result += String(cString: content) }
+            node = current.pointee.next
+        }
+        return result
+    }
+
+    fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}
+
+/// Collects libxml2's structured errors for one parse.
+final class XMLErrorCollector {
+    let file: String
+    private(set) var errors: [MoltError] = []
+
+    init(file: String) { self.file = file }
+
+    func record(_ error: MoltError) {
+        errors.append(error)
+    }
+
+    /// The first fatal problem, which is the one worth showing.
+    var firstError: MoltError? { errors.first }
+}
+
+/// libxml2's structured error callback: turns an `xmlError` into a ``MoltError`` with file,
+/// line and column. Warnings are ignored.
+private func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+    guard let userData, let error else { return }
+    let collector = Unmanaged<XMLErrorCollector>.fromOpaque(userData).takeUnretainedValue()
+    guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
+    message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let first = message.first { message = first.lowercased() + message.dropFirst() }
+    let line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
+    let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
+    collector.record(
+        MoltError(
+            .fileReadCorruptFile, "malformed XML: \(message)",
+            location: SourceLocation(file: collector.file, line: line, column: column)))
+}
+
+/// libxml2's process-wide set-up, done once.
+enum LibXML2 {
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    static func initializeOnce() {
+        _ = initialized
+    }
+}
