@@ -9,4 +9,10 @@ static inline sqlite3_destructor_type molt_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+// sqlite3_db_config is variadic; this calls it for the options that take (int, int*).
+static inline int molt_sqlite_db_config_flag(sqlite3 *db, int option, int value) {
+    int result = 0;
+    return sqlite3_db_config(db, option, value, &result);
+}
+
 #endif

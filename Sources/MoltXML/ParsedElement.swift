@@ -1,4 +1,4 @@
-public import MoltCore
+package import MoltCore
 
 /// An XML element copied out of libxml2: name, attributes, child elements, text and the line
 /// it starts on. No libxml2 pointer survives parsing; a parsed tree is a plain Swift value.

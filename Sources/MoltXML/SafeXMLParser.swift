@@ -1,6 +1,6 @@
 internal import CLibXML2
-public import Foundation
-public import MoltCore
+package import Foundation
+internal import MoltCore
 
 /// Parses XML from untrusted files with libxml2, safely.
 ///

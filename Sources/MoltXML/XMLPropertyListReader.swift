@@ -1,5 +1,5 @@
-public import Foundation
-public import MoltCore
+package import Foundation
+package import MoltCore
 
 /// Reads an XML property list (`<plist><dict>…`) such as a model bundle's `.xccurrentversion`,
 /// through ``SafeXMLParser``. Apple's standard plist DOCTYPE line is accepted, never fetched.

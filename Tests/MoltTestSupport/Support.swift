@@ -1,1 +1,87 @@
-import Molt
+public import Foundation
+
+/// Where the shared real-world fixtures are: `../shared/fixtures/real` beside the package
+/// (or `$MOLT_FIXTURES`). A user's clone has no such folder; tests that need it are skipped
+/// with a message saying so.
+public enum Fixtures {
+    /// The package's root folder.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The real fixtures folder, if present.
+    public static let realFolder: URL? = {
+        let candidates = [
+            ProcessInfo.processInfo.environment["MOLT_FIXTURES"].map { URL(fileURLWithPath: $0) },
+            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+    }()
+
+    /// Whether the real fixtures are present.
+    public static var available: Bool { realFolder != nil }
+
+    /// The message shown when a test is skipped for lack of fixtures.
+    public static let absentMessage =
+        "../shared/fixtures/real is absent (a user's clone has none): skipping the test on Apple's real files"
+
+    /// A path inside the real fixtures folder. Only call from tests enabled on ``available``.
+    public static func real(_ relativePath: String) -> URL {
+        realFolder!.appendingPathComponent(relativePath)
+    }
+
+    /// A file in the package (for example an example model under `MappingModels/`).
+    public static func package(_ relativePath: String) -> URL {
+        packageRoot.appendingPathComponent(relativePath)
+    }
+}
+
+/// A fresh temporary folder, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init(_ label: String = "molt-test") {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A path inside the folder.
+    public func path(_ name: String) -> URL {
+        url.appendingPathComponent(name)
+    }
+
+    /// Writes `text` to `name` inside the folder (creating sub-folders) and returns its URL.
+    @discardableResult
+    public func write(_ text: String, to name: String) throws -> URL {
+        let target = path(name)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+        return target
+    }
+
+    /// Copies `source` (file or folder) into the folder, keeping its name, and makes it writable.
+    @discardableResult
+    public func copy(_ source: URL, as name: String? = nil) throws -> URL {
+        let target = path(name ?? source.lastPathComponent)
+        try FileManager.default.copyItem(at: source, to: target)
+        try makeWritable(target)
+        return target
+    }
+
+    private func makeWritable(_ url: URL) throws {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        manager.fileExists(atPath: url.path, isDirectory: &isFolder)
+        try manager.setAttributes([.posixPermissions: isFolder.boolValue ? 0o755 : 0o644], ofItemAtPath: url.path)
+        if isFolder.boolValue {
+            for child in try manager.contentsOfDirectory(atPath: url.path) {
+                try makeWritable(url.appendingPathComponent(child))
+            }
+        }
+    }
+}

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// Turns Foundation's file errors into ``MoltError``s that name the file and say what to do.
 public enum FileErrors {

@@ -1,0 +1,212 @@
+internal import CSQLite
+internal import Foundation
+public import Logging
+
+/// One connection to an SQLite database file.
+///
+/// Opening turns on extended result codes and a busy timeout, hardens the connection against
+/// hostile files (defensive mode, untrusted schema), and runs one cheap query so that a file
+/// that is not a database fails at once with a clear error. Every SQLite return code goes
+/// through ``check(_:sql:)``. The connection closes itself when released; use it from one
+/// thread at a time.
+///
+/// ```swift
+/// let db = try SQLiteConnection(path: "/tmp/a.sqlite", mode: .create)
+/// try db.execute("CREATE TABLE t (x INTEGER)")
+/// let count = try db.scalar("SELECT count(*) FROM t")?.integerValue
+/// ```
+public final class SQLiteConnection {
+    /// How a database file is opened.
+    public enum OpenMode: Sendable {
+        /// Read only; the file must exist. Nothing is ever written to it.
+        case readOnly
+        /// Read and write; the file must exist.
+        case readWrite
+        /// Read and write; the file is created when missing.
+        case create
+    }
+
+    /// The database file's path.
+    public let path: String
+    /// The mode the connection was opened in.
+    public let mode: OpenMode
+    /// Receives each statement at trace level (`molt.sql` metadata).
+    public var logger: Logger
+
+    let handle: OpaquePointer
+
+    // MARK: Opening
+
+    /// Opens the database at `path`.
+    ///
+    /// - Parameter busyTimeout: how long to wait for another connection's lock, in milliseconds.
+    public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5_000, logger: Logger? = nil) throws {
+        self.path = path
+        self.mode = mode
+        self.logger = logger ?? Logger(label: "molt.sqlite")
+        var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else {
+            throw SQLiteError(code: SQLiteResultCode(rawValue: code), message: "out of memory", path: path)
+        }
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(opened))
+            let extended = sqlite3_extended_errcode(opened)
+            sqlite3_close_v2(opened)
+            throw SQLiteError(code: SQLiteResultCode(rawValue: extended), message: message, path: path)
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeout)
+        _ = molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
+        _ = molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        // A cheap read of the schema: a file that is not a database, or is encrypted or
+        // truncated, fails here rather than at some later statement.
+        _ = try scalar("SELECT count(*) FROM sqlite_master")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Errors
+
+    /// Throws an ``SQLiteError`` when `code` is not a success code, with SQLite's message read
+    /// at once. The one place every SQLite return code is checked.
+    @discardableResult
+    func check(_ code: Int32, sql: String? = nil) throws -> Int32 {
+        switch code {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE:
+            return code
+        default:
+            let message = String(cString: sqlite3_errmsg(handle))
+            let extended = sqlite3_extended_errcode(handle)
+            throw SQLiteError(
+                code: SQLiteResultCode(rawValue: extended == 0 ? code : extended), message: message, sql: sql,
+                path: path)
+        }
+    }
+
+    // MARK: Running SQL
+
+    /// Compiles one statement.
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(connection: self, sql: sql)
+    }
+
+    /// Runs one or more statements separated by semicolons, without parameters.
+    public func execute(_ sql: String) throws {
+        logger.trace("execute", metadata: ["molt.sql": "\(sql)"])
+        var remaining = Substring(sql)
+        while !remaining.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            var statementHandle: OpaquePointer?
+            var consumed = 0
+            let text = String(remaining)
+            try text.withCString { start in
+                var tail: UnsafePointer<CChar>?
+                try check(sqlite3_prepare_v2(handle, start, -1, &statementHandle, &tail), sql: text)
+                consumed = tail.map { $0 - start } ?? strlen(start)
+            }
+            let utf8 = Array(text.utf8)
+            let statementText = String(decoding: utf8[0..<consumed], as: UTF8.self)
+            remaining = Substring(String(decoding: utf8[consumed...], as: UTF8.self))
+            guard let statementHandle else { continue }  // only whitespace or a comment
+            defer { sqlite3_finalize(statementHandle) }
+            while true {
+                let code = sqlite3_step(statementHandle)
+                if code == SQLITE_ROW { continue }
+                try check(code, sql: statementText)
+                break
+            }
+        }
+    }
+
+    /// Runs one statement with `bindings` and returns the first column of its first row.
+    public func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Runs one statement with `bindings` and returns every row. For small results only;
+    /// iterate a ``SQLiteStatement`` for large ones.
+    public func rows(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        var result: [[SQLiteValue]] = []
+        while try statement.step() {
+            result.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return result
+    }
+
+    /// Runs one statement with `bindings` to completion.
+    public func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        try statement.run()
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether the connection is inside a transaction.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body()
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
+            throw error
+        }
+    }
+
+    // MARK: WAL
+
+    /// The journal mode in use (`wal`, `delete`, …), lowercased.
+    public func journalMode() throws -> String {
+        try scalar("PRAGMA journal_mode")?.textValue?.lowercased() ?? "unknown"
+    }
+
+    /// How a WAL checkpoint proceeds.
+    public enum CheckpointMode: Int32, Sendable {
+        case passive = 0, full = 1, restart = 2, truncate = 3
+    }
+
+    /// Copies the write-ahead log into the main file. With `.truncate` the `-wal` file is
+    /// emptied afterwards. Throws when the checkpoint could not complete (a reader held it back).
+    public func checkpoint(_ mode: CheckpointMode = .truncate) throws {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        try check(sqlite3_wal_checkpoint_v2(handle, nil, mode.rawValue, &logFrames, &checkpointed), sql: "checkpoint")
+        if logFrames >= 0, checkpointed < logFrames {
+            throw SQLiteError(
+                code: .busy, message: "checkpoint copied \(checkpointed) of \(logFrames) frames", sql: "checkpoint",
+                path: path)
+        }
+    }
+}
