@@ -10,7 +10,7 @@
 //   MoltStore              Core Data's SQLite layout, metadata, objects, JSON
 //   Molt                   the public umbrella library
 //   MoltPolicies           user entity-migration policies (Policies/)
-//   molt                   the command-line tool
+//   MoltTool               the command-line tool, `molt`
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -23,7 +23,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Molt", targets: ["Molt"]),
-        .executable(name: "molt", targets: ["molt"]),
+        .executable(name: "molt", targets: ["MoltTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,7 +96,7 @@ let package = Package(
 
         // MARK: Command-line tool
         .executableTarget(
-            name: "molt",
+            name: "MoltTool",
             dependencies: [
                 "Molt", "MoltPolicies",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltCLITests",
-            dependencies: ["molt", "MoltTestSupport"],
+            dependencies: ["MoltTool", "MoltTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,1 +1,13 @@
+// The Molt library: one import for everything an app or tool needs.
+//
+//     import Molt
+//
+//     let model = try ModelLoader().load(at: modelURL)
+//     let store = try ObjectStore.open(at: storeURL, models: .model(model))
+//
+// Layers (each its own module): MoltCore (errors, diagnostics, property lists), MoltModel
+// (object models, Xcode files, version hashes), MoltStore (Core Data's SQLite layout, metadata,
+// objects, JSON). The C libraries underneath are never part of this API.
 @_exported import MoltCore
+@_exported import MoltModel
+@_exported import MoltStore

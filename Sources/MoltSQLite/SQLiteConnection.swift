@@ -18,8 +18,13 @@ public import Logging
 public final class SQLiteConnection {
     /// How a database file is opened.
     public enum OpenMode: Sendable {
-        /// Read only; the file must exist. Nothing is ever written to it.
+        /// Read only; the file must exist. Nothing is ever written to it, but in WAL mode SQLite
+        /// creates the `-wal` and `-shm` files when they are missing (and leaves them).
         case readOnly
+        /// Read only, and SQLite assumes no one else changes the file while it is open: no
+        /// locks, no `-wal` or `-shm` created or read. Only for a file with no `-wal`, `-shm`
+        /// or `-journal` beside it, whose whole content is then in the main file.
+        case immutable
         /// Read and write; the file must exist.
         case readWrite
         /// Read and write; the file is created when missing.
@@ -45,13 +50,17 @@ public final class SQLiteConnection {
         self.mode = mode
         self.logger = logger ?? Logger(label: "molt.sqlite")
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard let opened else {
             throw SQLiteError(code: SQLiteResultCode(rawValue: code), message: "out of memory", path: path)
         }
@@ -73,6 +82,20 @@ public final class SQLiteConnection {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// `path` as the path part of a `file:` URI: characters with a meaning in URIs escaped.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...0xFF:
+                out += String(format: "%%%02X", byte)
+            default:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
     }
 
     // MARK: Errors

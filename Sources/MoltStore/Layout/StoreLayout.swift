@@ -1,0 +1,59 @@
+internal import MoltCore
+public import MoltModel
+
+/// Core Data's SQLite layout for a model: entity numbers, tables, columns, join tables and
+/// indexes. Built once per model; everything that reads or writes rows goes through it.
+///
+/// - Entities are numbered from 1 in name order, each entity's sub-entities (by name) right
+///   after it.
+/// - One table per inheritance root (`Z` + uppercased name) holds the rows of the whole
+///   hierarchy, told apart by `Z_ENT`; columns are `Z_PK`, `Z_ENT`, `Z_OPT`, then the
+///   hierarchy's properties grouped by column type (INTEGER, then TIMESTAMP/FLOAT, then
+///   VARCHAR, then BLOB), attributes before relationship columns, each by name.
+/// - A to-one is a key column (with an index, and an entity column when the destination has
+///   sub-entities); a to-many whose inverse is a to-one is stored by that inverse; other
+///   to-manys get a join table.
+///
+/// See ``ColumnNaming`` for the names and which of them are checked against real stores.
+public struct StoreLayout: Sendable {
+    public let model: ObjectModel
+    /// Every entity, in entity-number order.
+    public let entities: [EntityLayout]
+    /// Entity tables, in the order of their roots' numbers.
+    public let tables: [TableLayout]
+    public let joinTables: [JoinTableLayout]
+    private let indexByName: [String: Int]
+
+    /// Lays out `model`. Throws ``MoltError`` (``MoltError/Code-swift.struct/invalidModel``) when
+    /// the model fails its consistency check.
+    public init(model: ObjectModel) throws {
+        try ModelChecker().validate(model)
+        self.model = model
+        var builder = LayoutBuilder(model: model)
+        builder.build()
+        entities = builder.entityLayouts
+        tables = builder.tableLayouts
+        joinTables = builder.joinTableLayouts
+        indexByName = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The layout of the entity called `name`.
+    public func entity(named name: String) -> EntityLayout? {
+        indexByName[name].map { entities[$0] }
+    }
+
+    /// The layout of the entity numbered `number`.
+    public func entity(number: Int) -> EntityLayout? {
+        number >= 1 && number <= entities.count ? entities[number - 1] : nil
+    }
+
+    /// The entity layout for `name`, or an error naming the entity.
+    public func requireEntity(_ name: String) throws -> EntityLayout {
+        guard let layout = entity(named: name) else {
+            throw MoltError(
+                .fileReadCorruptFile, "the model has no entity called \"\(name)\"", entity: name,
+                recovery: "Entities: \(entities.map(\.name).joined(separator: ", ")).")
+        }
+        return layout
+    }
+}

@@ -1,0 +1,197 @@
+internal import MoltCore
+internal import MoltModel
+internal import MoltSQLite
+
+/// Reads the objects of an entity in primary-key order, one batch at a time.
+///
+/// Each batch is one query on the entity's table (`Z_PK` greater than the last one read), plus
+/// one query per to-many relationship for the whole batch; only the current batch is held in
+/// memory, so reading a million objects takes no more memory than reading a thousand.
+///
+/// ```swift
+/// let cursor = try store.objects(of: "Book")
+/// while let batch = try cursor.nextBatch() {
+///     for book in batch { print(book.id, book.attributes["title"] ?? "nil") }
+/// }
+/// ```
+public final class ObjectCursor {
+    public let entity: String
+    public let batchSize: Int
+    private let layout: StoreLayout
+    private let connection: SQLiteConnection
+    private let path: String
+    private let kinds: [Int]
+    private let table: String
+    private let tableColumns: [String: Int32]
+    private let rowStatement: SQLiteStatement
+    private var relationshipStatements: [String: SQLiteStatement] = [:]
+    private var lastKey: Int64
+    private let upperKey: Int64
+    private var finished = false
+
+    init(
+        layout: StoreLayout, connection: SQLiteConnection, path: String, entity: EntityLayout,
+        includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max
+    ) throws {
+        self.entity = entity.name
+        self.batchSize = max(1, batchSize)
+        self.layout = layout
+        self.connection = connection
+        self.path = path
+        self.kinds = includingSubentities ? entity.kindNumbers : [entity.number]
+        self.table = entity.table
+        self.lastKey = keys.lowerBound - 1
+        self.upperKey = keys.upperBound
+        let tableLayout = layout.tables.first { $0.name == entity.table }!
+        var columns: [String: Int32] = [:]
+        for (offset, column) in tableLayout.columns.enumerated() { columns[column.name] = Int32(offset) }
+        self.tableColumns = columns
+        let sql = """
+            SELECT \(SQL.identifiers(tableLayout.columns.map(\.name))) FROM \(SQL.identifier(entity.table)) \
+            WHERE "Z_ENT" IN (\(kinds.map(String.init).joined(separator: ", "))) AND "Z_PK" > ? AND "Z_PK" <= ? \
+            ORDER BY "Z_PK" LIMIT ?
+            """
+        let connection = self.connection
+        rowStatement = try StoreErrors.sqlite(path, "reading \(entity.name) objects") { try connection.prepare(sql) }
+    }
+
+    /// The next batch of objects, or nil when every object has been read.
+    public func nextBatch() throws -> [StoredObject]? {
+        guard !finished else { return nil }
+        do {
+            let batch = try readBatch()
+            if batch.count < batchSize { finished = true }
+            return batch.isEmpty ? nil : batch
+        } catch let error as MoltError {
+            throw error.located(SourceLocation(file: path))
+        } catch {
+            throw StoreErrors.wrap(error, path: path, doing: "reading \(entity) objects")
+        }
+    }
+
+    /// Reads every remaining object into memory. For small stores and tests; large stores
+    /// should use ``nextBatch()``.
+    public func all() throws -> [StoredObject] {
+        var result: [StoredObject] = []
+        while let batch = try nextBatch() { result += batch }
+        return result
+    }
+
+    private func readBatch() throws -> [StoredObject] {
+        try rowStatement.bind([.integer(lastKey), .integer(upperKey), .integer(Int64(batchSize))])
+        var objects: [StoredObject] = []
+        var layouts: [EntityLayout] = []
+        while try rowStatement.step() {
+            let key = rowStatement.int64(at: 0)
+            let number = Int(rowStatement.int64(at: 1))
+            guard let objectLayout = layout.entity(number: number) else {
+                throw MoltError(.persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
+            }
+            var object = StoredObject(
+                id: ObjectID(entity: objectLayout.name, primaryKey: key), version: rowStatement.int64(at: 2))
+            for column in objectLayout.attributes {
+                let value = rowStatement.value(at: tableColumns[column.column]!)
+                do {
+                    if let typed = try AttributeValue.read(value, as: column.attribute.type) {
+                        object.attributes[column.attribute.name] = typed
+                    }
+                } catch var error as MoltError {
+                    error.message = "\(object.id): \(error.message)"
+                    throw error.about(entity: objectLayout.name, property: column.attribute.name)
+                }
+            }
+            for link in objectLayout.relationships {
+                guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
+                    object.relationships[link.relationship.name] = .toMany([])
+                    continue
+                }
+                object.relationships[link.relationship.name] = .toOne(
+                    try relatedID(
+                        key: rowStatement.value(at: tableColumns[column]!),
+                        entityNumber: entityColumn.map { rowStatement.value(at: tableColumns[$0]!) }, link: link))
+            }
+            objects.append(object)
+            layouts.append(objectLayout)
+        }
+        guard let last = objects.last else { return [] }
+        lastKey = last.id.primaryKey
+        try fillToMany(&objects, layouts: layouts)
+        return objects
+    }
+
+    /// The ID of a related object from its key and, when recorded, its entity number.
+    private func relatedID(key: SQLiteValue, entityNumber: SQLiteValue?, link: RelationshipLayout) throws -> ObjectID? {
+        guard case .integer(let relatedKey) = key else { return nil }
+        var name = link.relationship.destinationEntityName
+        if let number = entityNumber?.integerValue, let related = layout.entity(number: Int(number)) {
+            name = related.name
+        } else if link.destinationHasSubentities {
+            // No entity column value: look the row up.
+            let number = try connection.scalar(
+                "SELECT \"Z_ENT\" FROM \(SQL.identifier(link.destinationTable)) WHERE \"Z_PK\" = ?", [.integer(relatedKey)]
+            )?.integerValue
+            if let number, let related = layout.entity(number: Int(number)) { name = related.name }
+        }
+        return ObjectID(entity: name, primaryKey: relatedKey)
+    }
+
+    /// Fills every to-many relationship of the batch, with one query per relationship.
+    private func fillToMany(_ objects: inout [StoredObject], layouts: [EntityLayout]) throws {
+        guard let first = objects.first, let last = objects.last else { return }
+        var indexByKey: [Int64: Int] = [:]
+        for (offset, object) in objects.enumerated() { indexByKey[object.id.primaryKey] = offset }
+        var done: Set<String> = []
+        for objectLayout in layouts {
+            for link in objectLayout.relationships where link.relationship.isToMany {
+                let token = "\(link.declaringEntity).\(link.relationship.name)"
+                guard done.insert(token).inserted else { continue }
+                let statement = try relationshipStatement(for: link, token: token)
+                try statement.bind([.integer(first.id.primaryKey), .integer(last.id.primaryKey)])
+                var found: [Int64: [(ObjectID, Int64)]] = [:]
+                while try statement.step() {
+                    let owner = statement.int64(at: 0)
+                    guard indexByKey[owner] != nil else { continue }
+                    let number = Int(statement.int64(at: 2))
+                    let name = layout.entity(number: number)?.name ?? link.relationship.destinationEntityName
+                    let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
+                    found[owner, default: []].append((ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
+                }
+                for (owner, links) in found {
+                    let index = indexByKey[owner]!
+                    // Only objects that have this relationship (sub-entities may not).
+                    guard objects[index].relationships[link.relationship.name] != nil else { continue }
+                    let ordered = link.relationship.isOrdered
+                        ? links.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+                        : links.map(\.0).sorted()
+                    objects[index].relationships[link.relationship.name] = .toMany(ordered)
+                }
+            }
+        }
+    }
+
+    private func relationshipStatement(for link: RelationshipLayout, token: String) throws -> SQLiteStatement {
+        if let cached = relationshipStatements[token] { return cached }
+        let destination = SQL.identifier(link.destinationTable)
+        let sql: String
+        switch link.storage {
+        case .foreignKey:
+            preconditionFailure("to-one relationships are read with their row")
+        case .inverseForeignKey(let column, _, let orderColumn):
+            let order = orderColumn.map { ", \(SQL.identifier($0))" } ?? ""
+            sql = """
+                SELECT \(SQL.identifier(column)), "Z_PK", "Z_ENT"\(order) FROM \(destination) \
+                WHERE \(SQL.identifier(column)) BETWEEN ? AND ?
+                """
+        case .joinTable(let table, let own, let other, let orderColumn, _, _):
+            let order = orderColumn.map { ", j.\(SQL.identifier($0))" } ?? ""
+            sql = """
+                SELECT j.\(SQL.identifier(own)), j.\(SQL.identifier(other)), d."Z_ENT"\(order) \
+                FROM \(SQL.identifier(table)) AS j JOIN \(destination) AS d ON d."Z_PK" = j.\(SQL.identifier(other)) \
+                WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ?
+                """
+        }
+        let statement = try connection.prepare(sql)
+        relationshipStatements[token] = statement
+        return statement
+    }
+}

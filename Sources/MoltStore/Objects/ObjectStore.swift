@@ -1,0 +1,105 @@
+public import Foundation
+public import Logging
+internal import MoltCore
+public import MoltModel
+internal import MoltSQLite
+
+/// A store bound to the model it was made with: read objects, count them, write them.
+///
+/// Binding checks the store's entity hashes against the model (Core Data's 134100 when they
+/// differ). Given a bundle of model versions, ``open(at:models:readOnly:logger:)`` finds the
+/// version the store was made with.
+///
+/// ```swift
+/// let store = try ObjectStore.open(at: storeURL, models: .bundle(try ModelBundle(url: bundleURL)))
+/// print(try store.count(of: "Author"))
+/// ```
+public final class ObjectStore {
+    public let store: SQLiteStore
+    public let model: ObjectModel
+    public let layout: StoreLayout
+
+    /// Binds an open store to `model`, checking that they match.
+    public init(store: SQLiteStore, model: ObjectModel) throws {
+        if let error = try store.compatibility(with: model).error(store: store.url.path, model: model.name) {
+            throw error
+        }
+        self.store = store
+        self.model = model
+        self.layout = try StoreLayout(model: model)
+    }
+
+    /// Opens the store at `url` with the model (or the bundle version) it was made with.
+    public static func open(
+        at url: URL, models: ModelSource, readOnly: Bool = true, logger: Logger? = nil
+    ) throws -> ObjectStore {
+        let store = try SQLiteStore(at: url, readOnly: readOnly, logger: logger)
+        let model = try store.matchingModel(from: models)
+        return try ObjectStore(store: store, model: model)
+    }
+
+    /// Creates a new store at `url` for `model`, filled by `populate`, and opens it.
+    /// See ``SQLiteStore/create(at:layout:options:populate:)``.
+    public static func create(
+        at url: URL, model: ObjectModel, options: StoreCreationOptions = StoreCreationOptions(),
+        populate: (ObjectWriter) throws -> Void = { _ in }
+    ) throws -> ObjectStore {
+        let layout = try StoreLayout(model: model)
+        try SQLiteStore.create(at: url, layout: layout, options: options, populate: populate)
+        return try ObjectStore(store: SQLiteStore(at: url, readOnly: false, logger: options.logger), model: model)
+    }
+
+    // MARK: Reading
+
+    /// A cursor over the objects of `entity` (and by default its sub-entities) in key order.
+    public func objects(of entity: String, includingSubentities: Bool = true, batchSize: Int = 500) throws
+        -> ObjectCursor
+    {
+        try ObjectCursor(
+            layout: layout, connection: store.connection, path: store.url.path, entity: try layout.requireEntity(entity),
+            includingSubentities: includingSubentities, batchSize: batchSize)
+    }
+
+    /// The object with `id`, or nil when there is none.
+    public func object(_ id: ObjectID) throws -> StoredObject? {
+        let entity = try layout.requireEntity(id.entity)
+        let cursor = try ObjectCursor(
+            layout: layout, connection: store.connection, path: store.url.path, entity: entity,
+            includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey)
+        return try cursor.nextBatch()?.first
+    }
+
+    /// How many objects `entity` (and by default its sub-entities) has.
+    public func count(of entity: String, includingSubentities: Bool = true) throws -> Int {
+        let entityLayout = try layout.requireEntity(entity)
+        let kinds = includingSubentities ? entityLayout.kindNumbers : [entityLayout.number]
+        return try StoreErrors.sqlite(store.url.path, "counting \(entity) objects") {
+            Int(
+                try store.connection.scalar(
+                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+                )?.integerValue ?? 0)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` with a writer in one transaction: all of its changes are saved, or none.
+    public func write<T>(_ body: (ObjectWriter) throws -> T) throws -> T {
+        guard !store.isReadOnly else {
+            throw MoltError(
+                .persistentStoreOpen, "the store is open read-only", location: SourceLocation(file: store.url.path))
+        }
+        do {
+            return try store.connection.transaction(.immediate) {
+                let writer = try ObjectWriter(connection: store.connection, layout: layout, path: store.url.path)
+                let result = try body(writer)
+                try writer.finish()
+                return result
+            }
+        } catch let error as MoltError {
+            throw error.located(SourceLocation(file: store.url.path))
+        } catch {
+            throw StoreErrors.wrap(error, path: store.url.path, doing: "writing objects")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+public import Foundation
+public import Logging
+public import MoltCore
+internal import MoltModel
+internal import MoltSQLite
+
+/// Settings for a new store.
+public struct StoreCreationOptions: Sendable {
+    /// The store's UUID; a new random one by default.
+    public var storeUUID: String = UUID().uuidString
+    /// Recorded as `NSPersistenceFrameworkVersion`. Molt writes the layout of the Core Data
+    /// release that wrote the reference store it was checked against (637); an app's Core Data
+    /// records its own version when it next saves.
+    public var frameworkVersion: Int64 = 637
+    /// Extra metadata keys (an app's own).
+    public var additionalMetadata: [String: PropertyList] = [:]
+    /// Also record `NSStoreModelVersionHashesDigest`, as newer Core Data releases do.
+    public var includesHashesDigest: Bool = false
+    public var logger: Logger? = nil
+
+    public init() {}
+}
+
+extension SQLiteStore {
+    /// Creates a new store at `url` for `layout`'s model, fills it with `populate`, and only
+    /// then moves it into place.
+    ///
+    /// The store is built in a temporary file beside `url` in one transaction, switched to WAL
+    /// mode, closed (so no `-wal` is left), synced, and renamed to `url`. If anything fails, the
+    /// temporary file is removed and nothing appears at `url`. An existing file at `url` is an
+    /// error (516); Molt never overwrites a store here.
+    public static func create(
+        at url: URL, layout: StoreLayout, options: StoreCreationOptions = StoreCreationOptions(),
+        populate: (ObjectWriter) throws -> Void = { _ in }
+    ) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: url.path) {
+            throw MoltError(
+                .fileWriteFileExists, "a file already exists here; Molt does not overwrite stores",
+                location: SourceLocation(file: url.path), recovery: "Choose a new path or remove the old file first.")
+        }
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw MoltError(
+                .fileWriteUnknown, "the folder does not exist", location: SourceLocation(file: folder.path))
+        }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).molt-\(UUID().uuidString).creating")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? manager.removeItem(atPath: temporary.path + suffix)
+            }
+        }
+        let path = temporary.path
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .create, logger: options.logger)
+            try connection.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2;")
+            try connection.transaction(.exclusive) {
+                for statement in layout.schemaStatements {
+                    try connection.execute(statement)
+                }
+                try writeBookkeeping(connection, layout: layout, options: options)
+                let writer = try ObjectWriter(connection: connection, layout: layout, path: url.path)
+                try populate(writer)
+                try writer.finish()
+            }
+            let mode = try connection.scalar("PRAGMA journal_mode = WAL")?.textValue
+            guard mode?.lowercased() == "wal" else {
+                throw MoltError(.sqlite, "SQLite did not switch the new store to WAL mode", location: SourceLocation(file: url.path))
+            }
+        } catch {
+            throw StoreErrors.wrap(error, path: url.path, doing: "creating the store")
+        }
+        // The connection is closed here (released), which removed its empty -wal and -shm.
+        try FileSync.sync(path: path)
+        do {
+            try manager.moveItem(at: temporary, to: url)
+        } catch {
+            throw MoltError(
+                .fileWriteUnknown, "the new store could not be moved into place: \(error.localizedDescription)",
+                location: SourceLocation(file: url.path))
+        }
+        try FileSync.sync(path: folder.path)
+    }
+
+    private static func writeBookkeeping(_ connection: SQLiteConnection, layout: StoreLayout, options: StoreCreationOptions)
+        throws
+    {
+        let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        for entity in layout.entities {
+            try insert.bind([.integer(Int64(entity.number)), .text(entity.name), .integer(Int64(entity.superNumber))])
+            try insert.run()
+        }
+        let hashes = try layout.model.entityVersionHashes()
+        let metadata = StoreMetadata(
+            storeUUID: options.storeUUID,
+            entityVersionHashes: hashes,
+            versionHashesVersion: 3,
+            versionIdentifiers: layout.model.versionIdentifiers,
+            frameworkVersion: options.frameworkVersion,
+            autoVacuumLevel: "2",
+            versionHashesDigest: options.includesHashesDigest ? VersionHasher.digest(of: hashes) : nil,
+            additionalEntries: options.additionalMetadata)
+        try connection.run(
+            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            [.text(metadata.storeUUID), .blob(BinaryPropertyListWriter().write(metadata.propertyList))])
+    }
+}

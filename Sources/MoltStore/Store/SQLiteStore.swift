@@ -1,0 +1,244 @@
+public import Foundation
+public import Logging
+internal import MoltCore
+public import MoltModel
+public import MoltSQLite
+
+/// A Core Data SQLite store file, opened without a model: its metadata, its entity table
+/// (`Z_PRIMARYKEY`), row counts, journal mode and companion files. Bind it to a model with
+/// ``ObjectStore`` to read and write objects.
+///
+/// Opening checks, in order, that the file exists, starts with SQLite's header, opens as a
+/// database, has Core Data's `Z_METADATA` and `Z_PRIMARYKEY` tables, and holds readable
+/// metadata; each failure is a ``MoltError`` that names the file. A read-only store is never
+/// written; rows that only live in its `-wal` file are read.
+///
+/// ```swift
+/// let store = try SQLiteStore(at: url)                  // read-only
+/// print(store.metadata.entityVersionHashes.keys)
+/// print(store.compatibility(with: model))             // compatible / incompatible: …
+/// ```
+public final class SQLiteStore {
+    /// One row of `Z_PRIMARYKEY`.
+    public struct EntityRecord: Sendable, Hashable {
+        public var number: Int
+        public var name: String
+        public var superNumber: Int
+        /// The last primary key handed out (kept on hierarchy roots).
+        public var maximumKey: Int64
+    }
+
+    public let url: URL
+    public let isReadOnly: Bool
+    public let connection: SQLiteConnection
+    public private(set) var metadata: StoreMetadata
+    /// The rows of `Z_PRIMARYKEY`, by entity number.
+    public let entityRecords: [EntityRecord]
+
+    var path: String { url.path }
+
+    // MARK: Opening
+
+    /// Opens the store at `url`, read-only unless `readOnly` is false.
+    public init(at url: URL, readOnly: Bool = true, logger: Logger? = nil) throws {
+        self.url = url
+        self.isReadOnly = readOnly
+        let path = url.path
+        try Self.checkIsSQLiteFile(at: url)
+        // A store with no companion files holds everything in its main file: read it as
+        // immutable so that reading leaves no -wal or -shm behind. Otherwise read through the
+        // companions (rows that live only in -wal included) without creating any.
+        let companions = CompanionFiles(of: url)
+        let quiet = companions.wal == nil && companions.sharedMemory == nil && companions.journal == nil
+        let mode: SQLiteConnection.OpenMode = readOnly ? (quiet ? .immutable : .readOnly) : .readWrite
+        let connection = try StoreErrors.sqlite(path, "opening the store") {
+            try SQLiteConnection(path: path, mode: mode, logger: logger)
+        }
+        self.connection = connection
+        let tables = try StoreErrors.sqlite(path, "reading the schema") {
+            Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+        }
+        for required in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(required) {
+            throw MoltError(
+                .persistentStoreInvalidType, "the file is an SQLite database but not a Core Data store: it has no \(required) table",
+                location: SourceLocation(file: path), recovery: "Check that this is the app's store file.")
+        }
+        metadata = try Self.readMetadata(connection, path: path)
+        entityRecords = try StoreErrors.sqlite(path, "reading Z_PRIMARYKEY") {
+            try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map { row in
+                EntityRecord(
+                    number: Int(row[0].integerValue ?? 0), name: row[1].textValue ?? "",
+                    superNumber: Int(row[2].integerValue ?? 0), maximumKey: row[3].integerValue ?? 0)
+            }
+        }
+    }
+
+    /// SQLite's files start with these 16 bytes; checking them first gives a clear error for
+    /// a file that is not a database at all.
+    static func checkIsSQLiteFile(at url: URL) throws {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw FileErrors.readFailed(url.path, underlying: error)
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
+            throw MoltError(
+                .persistentStoreInvalidType, "the file is not an SQLite database (it does not start with SQLite's header)",
+                location: SourceLocation(file: url.path), recovery: "Check that this is the store file (often *.sqlite).")
+        }
+        if header.isEmpty {
+            throw MoltError(
+                .persistentStoreInvalidType, "the file is empty, not a store", location: SourceLocation(file: url.path))
+        }
+    }
+
+    static func readMetadata(_ connection: SQLiteConnection, path: String) throws -> StoreMetadata {
+        let rows = try StoreErrors.sqlite(path, "reading Z_METADATA") {
+            try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        }
+        guard let row = rows.first else {
+            throw MoltError(
+                .persistentStoreInvalidType, "the store's Z_METADATA table is empty", location: SourceLocation(file: path))
+        }
+        guard case .blob(let plistData) = row[1] else {
+            throw MoltError(
+                .persistentStoreInvalidType, "the store's Z_METADATA.Z_PLIST is not a binary property list",
+                location: SourceLocation(file: path))
+        }
+        do {
+            let plist = try BinaryPropertyListReader().read(plistData, name: "Z_METADATA.Z_PLIST")
+            return try StoreMetadata(propertyList: plist, storeUUID: row[0].textValue ?? "")
+        } catch let error as MoltError {
+            throw error.located(SourceLocation(file: path))
+        }
+    }
+
+    // MARK: Comparing with models
+
+    /// Whether the store's hashes equal `model`'s.
+    public func compatibility(with model: ObjectModel) throws -> StoreCompatibility {
+        StoreCompatibility(storeHashes: metadata.entityVersionHashes, modelHashes: try model.entityVersionHashes())
+    }
+
+    /// The first of `models` whose hashes equal the store's.
+    public func firstCompatibleModel(in models: [ObjectModel]) throws -> ObjectModel? {
+        try models.first { try compatibility(with: $0).isCompatible }
+    }
+
+    /// The model the store was made with: `source` itself, or the version of a bundle whose
+    /// hashes match. Throws 134100 (naming what differs from the closest candidate) otherwise.
+    public func matchingModel(from source: ModelSource) throws -> ObjectModel {
+        let candidates = try source.candidateModels()
+        if let match = try firstCompatibleModel(in: candidates) { return match }
+        // Report the difference from the candidate that differs least (a bundle's current
+        // version on ties), so the message points at the likely culprit.
+        var best: (model: ObjectModel, distance: Int, compatibility: StoreCompatibility)?
+        for candidate in candidates {
+            let compatibility = try compatibility(with: candidate)
+            guard case .incompatible(let a, let b, let c) = compatibility else { continue }
+            let distance = a.count + b.count + c.count
+            if best == nil || distance < best!.distance { best = (candidate, distance, compatibility) }
+        }
+        guard let best, var error = best.compatibility.error(store: path, model: best.model.name) else {
+            throw MoltError(.incompatibleVersionHash, "no model to compare the store with", location: SourceLocation(file: path))
+        }
+        if candidates.count > 1 {
+            error.message = "no version of the bundle matches the store; closest is \"\(best.model.name ?? "?")\": \(best.compatibility)"
+            error.code = .missingSourceModel
+            error.details = try candidates.map { "\($0.name ?? "?"): \(try compatibility(with: $0))" }
+        }
+        throw error
+    }
+
+    // MARK: Facts about the file
+
+    /// The entity record called `name`.
+    public func entityRecord(named name: String) -> EntityRecord? {
+        entityRecords.first { $0.name == name }
+    }
+
+    /// Object counts per entity, read with Core Data's table naming and no model: each
+    /// entity's rows are those of its hierarchy root's table with its `Z_ENT`.
+    public func objectCounts() throws -> [(entity: String, count: Int)] {
+        let byNumber = Dictionary(entityRecords.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        func root(of record: EntityRecord) -> EntityRecord {
+            var current = record
+            var steps = 0
+            while current.superNumber != 0, let parent = byNumber[current.superNumber], steps < entityRecords.count {
+                current = parent
+                steps += 1
+            }
+            return current
+        }
+        let tables = try StoreErrors.sqlite(path, "reading the schema") {
+            Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+        }
+        var counts: [Int: Int] = [:]
+        let rootTables = Set(entityRecords.map { "Z" + root(of: $0).name.uppercased() })
+        for table in rootTables.sorted() where tables.contains(table) {
+            let rows = try StoreErrors.sqlite(path, "counting rows of \(table)") {
+                try connection.rows("SELECT Z_ENT, count(*) FROM \(SQL.identifier(table)) GROUP BY Z_ENT")
+            }
+            for row in rows {
+                counts[Int(row[0].integerValue ?? 0), default: 0] += Int(row[1].integerValue ?? 0)
+            }
+        }
+        return entityRecords.map { ($0.name, counts[$0.number] ?? 0) }
+    }
+
+    /// The file's journal mode: `wal`, or `rollback` (delete, truncate or persist, which are
+    /// per-connection settings and not recorded). Read from the database header (bytes 18 and
+    /// 19 are 2 in WAL mode), which is what the file says whoever opens it.
+    public func journalMode() throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        guard header.count == 20 else { return "unknown" }
+        return header[18] == 2 && header[19] == 2 ? "wal" : "rollback"
+    }
+
+    /// Page size, page count and auto-vacuum mode (0 none, 1 full, 2 incremental).
+    public func fileFacts() throws -> (pageSize: Int, pageCount: Int, autoVacuum: Int) {
+        try StoreErrors.sqlite(path, "reading file settings") {
+            (
+                Int(try connection.scalar("PRAGMA page_size")?.integerValue ?? 0),
+                Int(try connection.scalar("PRAGMA page_count")?.integerValue ?? 0),
+                Int(try connection.scalar("PRAGMA auto_vacuum")?.integerValue ?? 0)
+            )
+        }
+    }
+
+    /// The store's `-wal`, `-shm` and external-data companions.
+    public var companionFiles: CompanionFiles { CompanionFiles(of: url) }
+
+    /// Whether the store carries an embedded model (`Z_MODELCACHE` with content).
+    public func hasModelCache() throws -> Bool {
+        let exists = try StoreErrors.sqlite(path, "reading the schema") {
+            try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")?
+                .integerValue ?? 0
+        }
+        guard exists > 0 else { return false }
+        return try StoreErrors.sqlite(path, "reading Z_MODELCACHE") {
+            (try connection.scalar("SELECT count(*) FROM Z_MODELCACHE WHERE length(Z_CONTENT) > 0")?.integerValue ?? 0) > 0
+        }
+    }
+
+    // MARK: Writing metadata
+
+    /// Replaces the store's metadata (in its own transaction unless one is open).
+    public func writeMetadata(_ newMetadata: StoreMetadata) throws {
+        guard !isReadOnly else {
+            throw MoltError(.persistentStoreOpen, "the store is open read-only", location: SourceLocation(file: path))
+        }
+        let plist = BinaryPropertyListWriter().write(newMetadata.propertyList)
+        try StoreErrors.sqlite(path, "writing Z_METADATA") {
+            try connection.run(
+                "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1",
+                [.text(newMetadata.storeUUID), .blob(plist)])
+        }
+        metadata = newMetadata
+    }
+}

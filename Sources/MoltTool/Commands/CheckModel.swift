@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct CheckModel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-model",
+        abstract: "Check a model for errors (and warnings), listing every problem with file and line.",
+        discussion: """
+            Checks every version of a .xcdatamodeld bundle. Errors: duplicate names, unknown or \
+            cyclic parent entities, relationships to unknown entities, missing or mismatched \
+            inverses, bad counts, unstorable attributes, constraints and indexes naming unknown \
+            properties. Warnings: relationships without an inverse, default values that do not \
+            read as their type. Exits with 1 when there are errors; warnings do not fail.
+            """)
+
+    @Argument(help: "The model: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
+    var model: String
+
+    @Flag(help: "Do not print warnings.")
+    var quiet = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        _ = global.bootstrap()
+        var failed = false
+        try global.run {
+            let models = try ModelArguments.allModels(model)
+            var errorCount = 0
+            var warningCount = 0
+            for checked in models {
+                let diagnostics = ModelChecker().check(checked)
+                errorCount += diagnostics.errors.count
+                warningCount += diagnostics.warnings.count
+                for diagnostic in diagnostics where !(quiet && diagnostic.severity != .error) {
+                    Output.line(diagnostic.description)
+                }
+            }
+            let versions = models.count == 1 ? "1 model" : "\(models.count) model versions"
+            Output.line("Checked \(versions): \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")")
+            failed = errorCount > 0
+        }
+        if failed { throw ExitCode(ExitCodes.checkFailed) }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct Create: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a new, empty or seeded store for a model.",
+        discussion: """
+            The store is written in Core Data's SQLite layout, with the model's version hashes \
+            in its metadata. A seed file (Molt's JSON object format, the same that `molt dump \
+            --json` writes) fills it with objects. The store is built in a temporary file and \
+            appears at STORE only when complete; an existing STORE is never overwritten.
+            """)
+
+    @Argument(help: "The store file to create.")
+    var store: String
+
+    @Option(help: "The model: .xcdatamodeld bundle (its current version), .xcdatamodel version or contents file.")
+    var model: String
+
+    @Option(name: .customLong("model-version"), help: "The version of a bundle to use instead of its current one.")
+    var modelVersion: String?
+
+    @Option(help: "A JSON file of objects to insert.")
+    var seed: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let logger = global.bootstrap()
+        try global.run {
+            let objectModel = try ModelArguments.model(model, version: modelVersion)
+            let seedData: Data?
+            if let seed {
+                do {
+                    seedData = try Data(contentsOf: URL(fileURLWithPath: seed))
+                } catch {
+                    throw FileErrors.readFailed(seed, underlying: error)
+                }
+            } else {
+                seedData = nil
+            }
+            var options = StoreCreationOptions()
+            options.logger = logger
+            var counts: [String: Int] = [:]
+            let created = try ObjectStore.create(at: URL(fileURLWithPath: store), model: objectModel, options: options) {
+                writer in
+                if let seedData, let seed {
+                    counts = try ObjectsJSONImporter().importObjects(from: seedData, file: seed, into: writer)
+                }
+            }
+            let total = counts.values.reduce(0, +)
+            let detail = counts.keys.sorted(by: NameOrder.precedes).map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+            Output.line(
+                "Created \(created.store.url.path) for model \(objectModel.name ?? model): \(total) objects\(detail.isEmpty ? "" : " (\(detail))")")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every object of a store.",
+        discussion: """
+            The store is opened read-only. --json writes Molt's canonical JSON: entities by name, \
+            objects by primary key, keys sorted, every stored property present; it is a valid \
+            seed for `molt create`, and two stores with the same objects give byte-identical dumps. \
+            Without --json, one line per object.
+            """)
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @Option(help: "The model: a .xcdatamodeld bundle (the version matching the store is used), .xcdatamodel or contents file.")
+    var model: String
+
+    @Flag(help: "Write Molt's canonical JSON instead of text.")
+    var json = false
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output (replaced only when complete).")
+    var output: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let logger = global.bootstrap()
+        try global.run {
+            let opened = try ObjectStore.open(
+                at: URL(fileURLWithPath: store), models: try ModelArguments.source(model), readOnly: true, logger: logger)
+            let sink = try OutputSink(path: output)
+            if json {
+                try ObjectsJSONExporter().export(opened) { try sink.write($0) }
+            } else {
+                try TextDump.write(opened) { try sink.write($0) }
+            }
+            try sink.finish()
+        }
+    }
+}
+
+/// One line per object: `Author/1  name="Ann"  books=[Book/1, Book/2]`.
+enum TextDump {
+    static func write(_ store: ObjectStore, to output: (String) throws -> Void) throws {
+        for entity in store.layout.entities where !entity.isAbstract {
+            let cursor = try store.objects(of: entity.name, includingSubentities: false)
+            var header = false
+            while let batch = try cursor.nextBatch() {
+                if !header {
+                    try output("\(entity.name):\n")
+                    header = true
+                }
+                var text = ""
+                for object in batch {
+                    var parts = ["  \(object.id)"]
+                    for column in entity.attributes {
+                        parts.append("\(column.attribute.name)=\(describe(object.attributes[column.attribute.name]))")
+                    }
+                    for link in entity.relationships {
+                        let ids = object.relationships[link.relationship.name]?.objectIDs ?? []
+                        parts.append(
+                            link.relationship.isToMany
+                                ? "\(link.relationship.name)=[\(ids.map(\.description).joined(separator: ", "))]"
+                                : "\(link.relationship.name)=\(ids.first?.description ?? "nil")")
+                    }
+                    text += parts.joined(separator: "  ") + "\n"
+                }
+                try output(text)
+            }
+        }
+    }
+
+    static func describe(_ value: AttributeValue?) -> String {
+        guard let value else { return "nil" }
+        switch value {
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .decimal(let number): return number.description
+        case .bool(let flag): return flag ? "true" : "false"
+        case .string(let text): return "\"\(text.replacingOccurrences(of: "\n", with: "\\n"))\""
+        case .date(let date): return date.formatted(.iso8601)
+        case .data(let bytes): return "<\(bytes.count) bytes>"
+        case .uuid(let uuid): return uuid.uuidString
+        case .uri(let text): return text
+        }
+    }
+}
+
+/// Standard output, or a file written beside its final path and moved there when complete.
+final class OutputSink {
+    private let path: String?
+    private let temporary: URL?
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        self.path = path
+        guard let path else {
+            temporary = nil
+            handle = FileHandle.standardOutput
+            return
+        }
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).molt-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw MoltError(.fileWriteUnknown, "cannot create the output file", location: SourceLocation(file: path))
+        }
+        self.temporary = temporary
+        handle = try FileHandle(forWritingTo: temporary)
+    }
+
+    deinit {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    func write(_ text: String) throws {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw MoltError(.fileWriteUnknown, "cannot write: \(error.localizedDescription)", location: SourceLocation(file: path ?? "standard output"))
+        }
+    }
+
+    func finish() throws {
+        guard let path, let temporary else { return }
+        try handle.synchronize()
+        try handle.close()
+        let target = URL(fileURLWithPath: path)
+        if FileManager.default.fileExists(atPath: path) {
+            _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
+        } else {
+            try FileManager.default.moveItem(at: temporary, to: target)
+        }
+    }
+}

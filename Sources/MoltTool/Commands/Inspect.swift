@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's metadata, entity hashes, object counts, journal mode and companion files.",
+        discussion: """
+            The store is opened read-only and never changed. With --model, also says whether the \
+            model (or which version of a .xcdatamodeld bundle) matches the store; exits with 3 \
+            when none does.
+            """)
+
+    @Argument(help: "The store file (.sqlite).")
+    var store: String
+
+    @Option(help: "A model to match against: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
+    var model: String?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let logger = global.bootstrap()
+        var incompatible = false
+        try global.run {
+            let url = URL(fileURLWithPath: store)
+            let opened = try SQLiteStore(at: url, readOnly: true, logger: logger)
+            var report = try StoreReport(store: opened)
+            if let model {
+                report.model = try ModelMatchReport(store: opened, source: try ModelArguments.source(model), path: model)
+                incompatible = report.model?.matchingVersion == nil
+            }
+            if json {
+                try Output.json(report)
+            } else {
+                report.printText()
+            }
+        }
+        if incompatible { throw ExitCode(ExitCodes.incompatibleStore) }
+    }
+}
+
+/// What `molt inspect` reports, as text or JSON.
+struct StoreReport: Encodable {
+    struct EntityRow: Encodable {
+        var name: String
+        var number: Int?
+        var parent: String?
+        var objects: Int?
+        var versionHash: String?
+    }
+
+    struct Companion: Encodable {
+        var kind: String
+        var path: String
+        var size: Int64
+    }
+
+    var path: String
+    var fileSize: Int64
+    var pageSize: Int
+    var pageCount: Int
+    var autoVacuum: String
+    var journalMode: String
+    var companions: [Companion]
+    var storeUUID: String
+    var storeType: String
+    var frameworkVersion: Int64?
+    var versionHashesVersion: Int64?
+    var versionIdentifiers: [String]
+    var versionHashesDigest: String?
+    var hasModelCache: Bool
+    var otherMetadataKeys: [String]
+    var entities: [EntityRow]
+    var model: ModelMatchReport?
+
+    init(store: SQLiteStore) throws {
+        let metadata = store.metadata
+        let facts = try store.fileFacts()
+        path = store.url.path
+        fileSize = Int64((try? FileManager.default.attributesOfItem(atPath: store.url.path)[.size] as? Int) ?? 0)
+        pageSize = facts.pageSize
+        pageCount = facts.pageCount
+        autoVacuum = ["none", "full", "incremental"][min(max(facts.autoVacuum, 0), 2)]
+        journalMode = try store.journalMode()
+        companions = store.companionFiles.all.map { Companion(kind: $0.name, path: $0.entry.url.path, size: $0.entry.size) }
+        storeUUID = metadata.storeUUID
+        storeType = metadata.storeType
+        frameworkVersion = metadata.frameworkVersion
+        versionHashesVersion = metadata.versionHashesVersion
+        versionIdentifiers = metadata.versionIdentifiers
+        versionHashesDigest = metadata.versionHashesDigest
+        hasModelCache = try store.hasModelCache()
+        otherMetadataKeys = metadata.additionalEntries.keys.sorted()
+        let counts = Dictionary(try store.objectCounts().map { ($0.entity, $0.count) }, uniquingKeysWith: { a, _ in a })
+        let records = Dictionary(store.entityRecords.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let byNumber = Dictionary(store.entityRecords.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let names = Set(metadata.entityVersionHashes.keys).union(records.keys).sorted { a, b in
+            switch (records[a]?.number, records[b]?.number) {
+            case let (x?, y?): x < y
+            case (nil, nil): NameOrder.precedes(a, b)
+            case (nil, _): false
+            case (_, nil): true
+            }
+        }
+        entities = names.map { name in
+            EntityRow(
+                name: name, number: records[name]?.number,
+                parent: records[name].flatMap { $0.superNumber == 0 ? nil : byNumber[$0.superNumber] },
+                objects: counts[name], versionHash: metadata.entityVersionHashes[name]?.hexString)
+        }
+    }
+
+    func printText() {
+        Output.line("Store:        \(path)")
+        Output.line("File:         \(fileSize) bytes, \(pageCount) pages of \(pageSize), auto-vacuum \(autoVacuum)")
+        Output.line("Journal:      \(journalMode)")
+        if companions.isEmpty {
+            Output.line("Companions:   none")
+        } else {
+            for (offset, companion) in companions.enumerated() {
+                let size = companion.kind == "support" || companion.kind == "external data"
+                    ? "\(companion.size) entries" : "\(companion.size) bytes"
+                Output.line("\(offset == 0 ? "Companions:   " : "              ")\(companion.kind): \(companion.path) (\(size))")
+            }
+        }
+        Output.line("UUID:         \(storeUUID)")
+        Output.line("Store type:   \(storeType)")
+        Output.line("Framework:    \(frameworkVersion.map(String.init) ?? "not recorded") (NSPersistenceFrameworkVersion)")
+        Output.line("Hashes:       version \(versionHashesVersion.map(String.init) ?? "?")\(versionHashesDigest.map { ", digest \($0)" } ?? "")")
+        Output.line("Identifiers:  \(versionIdentifiers.isEmpty ? "none" : versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+        Output.line("Model cache:  \(hasModelCache ? "present (Z_MODELCACHE)" : "none")")
+        if !otherMetadataKeys.isEmpty {
+            Output.line("Other keys:   \(otherMetadataKeys.joined(separator: ", "))")
+        }
+        Output.line("Entities:")
+        let rows = [["#", "ENTITY", "PARENT", "OBJECTS", "VERSION HASH"]] + entities.map { row in
+            [row.number.map(String.init) ?? "-", row.name, row.parent ?? "-", row.objects.map(String.init) ?? "-",
+             row.versionHash ?? "(not in metadata)"]
+        }
+        Output.table(rows).forEach { Output.line($0) }
+        if let model { model.printText() }
+    }
+}
+
+/// Which model version matches a store.
+struct ModelMatchReport: Encodable {
+    struct Candidate: Encodable {
+        var version: String
+        var compatibility: String
+    }
+
+    var path: String
+    var matchingVersion: String?
+    var currentVersion: String?
+    var candidates: [Candidate]
+
+    init(store: SQLiteStore, source: ModelSource, path: String) throws {
+        self.path = path
+        let models = try source.candidateModels()
+        candidates = try models.map {
+            Candidate(version: $0.name ?? "(model)", compatibility: try store.compatibility(with: $0).description)
+        }
+        matchingVersion = try store.firstCompatibleModel(in: models).map { $0.name ?? "(model)" }
+        if case .bundle(let bundle) = source { currentVersion = bundle.currentVersionName }
+    }
+
+    func printText() {
+        Output.line("Model:        \(path)")
+        if let matchingVersion {
+            let current = currentVersion.map { $0 == matchingVersion ? " (the current version)" : " (current version: \($0))" } ?? ""
+            Output.line("Matching:     \(matchingVersion)\(current)")
+        } else {
+            Output.line("Matching:     none")
+            for candidate in candidates {
+                Output.line("              \(candidate.version): \(candidate.compatibility)")
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Molt
+import MoltPolicies
+
+/// `molt`: the command-line tool.
+@main
+struct MoltCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "molt",
+        abstract: "Inspect, create, dump and (soon) migrate Core Data SQLite stores.",
+        discussion: """
+            Molt reads Xcode models (.xcdatamodeld bundles, .xcdatamodel versions, or their \
+            contents files) and stores in Core Data's own SQLite layout.
+
+            Exit codes:
+              0   success
+              1   the check found errors (check-model)
+              3   the store does not match the model (Core Data error 134100/134130)
+              64  bad command-line usage
+              65  bad input data: malformed XML or JSON, an invalid model, a file that is not a store
+              66  an input file does not exist
+              70  internal error
+              73  the output file already exists
+              74  I/O or SQLite error (disk full, locked store, damaged file)
+              77  permission denied
+            """,
+        version: "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
+        subcommands: [Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self]
+    )
+}

@@ -1,0 +1,29 @@
+import Molt
+
+/// The exit codes `molt` documents (in `molt --help` and the README), after BSD's sysexits.
+enum ExitCodes {
+    static let success: Int32 = 0
+    static let checkFailed: Int32 = 1
+    static let incompatibleStore: Int32 = 3
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let internalError: Int32 = 70
+    static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
+    static let permission: Int32 = 77
+
+    /// The exit code for a library error.
+    static func code(for error: MoltError) -> Int32 {
+        switch error.code {
+        case .fileReadNoSuchFile: noInput
+        case .fileReadNoPermission: permission
+        case .fileWriteFileExists: cannotCreate
+        case .incompatibleVersionHash, .missingSourceModel: incompatibleStore
+        case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen: ioError
+        case .fileReadCorruptFile, .propertyListReadCorrupt, .invalidModel, .persistentStoreInvalidType, .validation:
+            dataError
+        default: dataError
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Molt
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Show error details and log progress (debug level) on standard error.")
+    var verbose = false
+
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("Log level on standard error (trace shows every SQL statement).", valueName: "level"))
+    var logLevel: LogLevel?
+
+    /// Sets up logging once, before a command runs.
+    func bootstrap() -> Logger {
+        let level = logLevel?.level ?? (verbose ? .debug : .warning)
+        LoggingBootstrap.once(level: level)
+        var logger = Logger(label: "molt")
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Runs `body`, printing any error as one line (or in detail with --verbose) and exiting
+    /// with the documented code.
+    func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let error as MoltError {
+            Output.error(verbose ? error.detailedDescription : error.description)
+            if !verbose, error.recovery != nil || !error.details.isEmpty {
+                Output.error("(run with --verbose for details)")
+            }
+            throw ExitCode(ExitCodes.code(for: error))
+        } catch {
+            Output.error("internal error: \(error)")
+            throw ExitCode(ExitCodes.internalError)
+        }
+    }
+}
+
+/// The log levels `--log-level` accepts.
+enum LogLevel: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue)! }
+}
+
+/// Installs a logging backend that writes to standard error, once per process.
+enum LoggingBootstrap {
+    nonisolated(unsafe) private static var done = false
+
+    static func once(level: Logger.Level) {
+        guard !done else { return }
+        done = true
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Writing to standard output and standard error.
+enum Output {
+    /// A line on standard output.
+    static func line(_ text: String = "") {
+        print(text)
+    }
+
+    /// `molt: error: …` on standard error.
+    static func error(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var message = ""
+        for (offset, line) in lines.enumerated() {
+            message += (offset == 0 ? "molt: error: " : "") + line + "\n"
+        }
+        FileHandle.standardError.write(Data(message.utf8))
+    }
+
+    /// A note on standard error (not part of a command's output).
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("molt: \(text)\n".utf8))
+    }
+
+    /// Text as a left-aligned table with two spaces between columns.
+    static func table(_ rows: [[String]], indent: String = "  ") -> [String] {
+        guard let width = rows.map(\.count).max() else { return [] }
+        var widths = Array(repeating: 0, count: width)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return rows.map { row in
+            indent + row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+
+    /// Encodes `value` as pretty, key-sorted JSON on standard output.
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+}
