@@ -325,6 +325,10 @@ public final class ObjectWriter {
     }
 
     private func check(_ value: AttributeValue, fits attribute: Attribute, entity: String) throws {
+        if case .double(let number) = value, number.isNaN {
+            throw MoltError(
+                .validation, "NaN cannot be stored: SQLite turns it into NULL", entity: entity, property: attribute.name)
+        }
         guard value.fits(attribute.type) else {
             throw MoltError(
                 .validation, "the value \(value) does not fit the attribute's type \(attribute.type.rawValue)",

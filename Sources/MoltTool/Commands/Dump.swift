@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Molt
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every object of a store.",
@@ -80,7 +84,11 @@ enum TextDump {
         case .double(let number): return String(number)
         case .decimal(let number): return number.description
         case .bool(let flag): return flag ? "true" : "false"
-        case .string(let text): return "\"\(text.replacingOccurrences(of: "\n", with: "\\n"))\""
+        case .string(let text):
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+                .replacingOccurrences(of: "\r", with: "\\r")
+            return "\"\(escaped)\""
         case .date(let date): return date.formatted(.iso8601)
         case .data(let bytes): return "<\(bytes.count) bytes>"
         case .uuid(let uuid): return uuid.uuidString
@@ -127,11 +135,11 @@ final class OutputSink {
         guard let path, let temporary else { return }
         try handle.synchronize()
         try handle.close()
-        let target = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: path) {
-            _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: target)
+        // rename(2) replaces an existing file atomically: readers see the old or the new one.
+        guard rename(temporary.path, path) == 0 else {
+            throw MoltError(
+                .fileWriteUnknown, "cannot move the output into place: \(String(cString: strerror(errno)))",
+                location: SourceLocation(file: path))
         }
     }
 }
