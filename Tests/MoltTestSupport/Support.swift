@@ -76,12 +76,50 @@ public final class TemporaryDirectory: @unchecked Sendable {
     private func makeWritable(_ url: URL) throws {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
-        manager.fileExists(atPath: url.path, isDirectory: &isFolder)
+        _ = manager.fileExists(atPath: url.path, isDirectory: &isFolder)
         try manager.setAttributes([.posixPermissions: isFolder.boolValue ? 0o755 : 0o644], ofItemAtPath: url.path)
         if isFolder.boolValue {
             for child in try manager.contentsOfDirectory(atPath: url.path) {
                 try makeWritable(url.appendingPathComponent(child))
             }
         }
+    }
+}
+
+/// Builders for small models written the way Xcode writes them.
+public enum ModelXML {
+    /// A complete `contents` document around `body` (the `<entity>` elements).
+    public static func document(_ body: String, identifier: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(identifier)">
+        \(body)
+        </model>
+        """
+    }
+
+    /// Writes a bundle `Name.xcdatamodeld` with the given versions (name → entity XML) into
+    /// `folder`, marking `current` as the current version.
+    @discardableResult
+    public static func writeBundle(
+        _ name: String, versions: [(String, String)], current: String?, in folder: TemporaryDirectory
+    ) throws -> URL {
+        for (version, body) in versions {
+            try folder.write(document(body), to: "\(name).xcdatamodeld/\(version).xcdatamodel/contents")
+        }
+        if let current {
+            try folder.write(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0">
+                <dict>
+                \t<key>_XCCurrentVersionName</key>
+                \t<string>\(current).xcdatamodel</string>
+                </dict>
+                </plist>
+                """, to: "\(name).xcdatamodeld/.xccurrentversion")
+        }
+        return folder.path("\(name).xcdatamodeld")
     }
 }

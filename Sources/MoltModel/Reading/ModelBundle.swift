@@ -22,7 +22,8 @@ public struct ModelBundle: Sendable {
     public let url: URL
     /// The versions, in display order.
     public let versions: [Version]
-    /// The current version's name, from `.xccurrentversion` (or the only version's name).
+    /// The current version's name, from `.xccurrentversion` (or the only version's name); nil
+    /// when the bundle has several versions and names none current.
     public let currentVersionName: String?
 
     /// Lists the bundle at `url` and reads its current version marker.
@@ -53,25 +54,29 @@ public struct ModelBundle: Sendable {
                 location: SourceLocation(file: url.path))
         }
 
+        // Xcode sometimes writes .xccurrentversion with an empty dictionary (seen in real
+        // projects); like a missing file, that names no current version.
         let marker = url.appendingPathComponent(".xccurrentversion")
+        var named: String?
         if manager.fileExists(atPath: marker.path) {
             let plist = try XMLPropertyListReader().read(contentsOf: marker)
-            guard let current = plist["_XCCurrentVersionName"]?.stringValue else {
-                throw MoltError(
-                    .fileReadCorruptFile, "the file does not name the current version (_XCCurrentVersionName)",
-                    location: SourceLocation(file: marker.path))
+            if let value = plist["_XCCurrentVersionName"] {
+                guard let current = value.stringValue else {
+                    throw MoltError(
+                        .fileReadCorruptFile, "_XCCurrentVersionName is a \(value.kindName), not a string",
+                        location: SourceLocation(file: marker.path))
+                }
+                let name = current.hasSuffix(".xcdatamodel") ? String(current.dropLast(".xcdatamodel".count)) : current
+                guard versions.contains(where: { $0.name == name }) else {
+                    throw MoltError(
+                        .fileReadCorruptFile, "the current version \"\(current)\" is not in the bundle",
+                        location: SourceLocation(file: marker.path),
+                        recovery: "Versions present: \(versions.map(\.name).joined(separator: ", ")).")
+                }
+                named = name
             }
-            let name = current.hasSuffix(".xcdatamodel") ? String(current.dropLast(".xcdatamodel".count)) : current
-            guard versions.contains(where: { $0.name == name }) else {
-                throw MoltError(
-                    .fileReadCorruptFile, "the current version \"\(current)\" is not in the bundle",
-                    location: SourceLocation(file: marker.path),
-                    recovery: "Versions present: \(versions.map(\.name).joined(separator: ", ")).")
-            }
-            currentVersionName = name
-        } else {
-            currentVersionName = versions.count == 1 ? versions[0].name : nil
         }
+        currentVersionName = named ?? (versions.count == 1 ? versions[0].name : nil)
     }
 
     /// The version called `name`.
@@ -93,7 +98,7 @@ public struct ModelBundle: Sendable {
     public func currentModel() throws -> ObjectModel {
         guard let currentVersionName else {
             throw MoltError(
-                .fileReadCorruptFile, "the bundle has several versions and no .xccurrentversion file naming the current one",
+                .fileReadCorruptFile, "the bundle has several versions and no .xccurrentversion naming the current one",
                 location: SourceLocation(file: url.path), recovery: "Name a version folder (.xcdatamodel) directly.")
         }
         return try model(named: currentVersionName)
