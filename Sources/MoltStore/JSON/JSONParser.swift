@@ -122,6 +122,7 @@ private struct Scanner {
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(members)
+            case nil: throw error("unexpected end of input: an object is not closed")
             default: throw error("expected ',' or '}' in an object")
             }
         }
@@ -144,6 +145,7 @@ private struct Scanner {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)
+            case nil: throw error("unexpected end of input: an array is not closed")
             default: throw error("expected ',' or ']' in an array")
             }
         }
