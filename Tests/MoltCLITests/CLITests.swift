@@ -1,0 +1,145 @@
+import Foundation
+import MoltTestSupport
+import Testing
+
+@Suite("The molt command", .enabled(if: Tool.available, "the molt executable was not built"))
+struct CLITests {
+    let folder = TemporaryDirectory()
+    let bundle = Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld").path
+    let seed = Fixtures.package("MappingModels/Examples/Blog.json").path
+
+    @Test("create then dump --json round-trips the example seed byte for byte")
+    func createDumpRoundTrip() throws {
+        let store = folder.path("blog.sqlite").path
+        let created = try Tool.run(["create", store, "--model", bundle, "--seed", seed])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("13 objects (Article 2, Author 3, Comment 4, Tag 3, Video 1)"))
+        let dumped = try Tool.run(["dump", store, "--model", bundle, "--json"])
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        #expect(dumped.stdout == (try String(contentsOfFile: seed, encoding: .utf8)))
+        let toFile = try Tool.run(["dump", store, "--model", bundle, "--json", "-o", folder.path("out.json").path])
+        #expect(toFile.status == 0 && toFile.stdout.isEmpty)
+        #expect(try String(contentsOf: folder.path("out.json"), encoding: .utf8) == dumped.stdout)
+        let text = try Tool.run(["dump", store, "--model", bundle])
+        #expect(text.stdout.contains("Tag/1  name=\"swift\"  posts=[Video/3, Article/1]"))
+    }
+
+    @Test("inspect reports metadata, counts and companions, and leaves the store as it was")
+    func inspect() throws {
+        let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
+        let before = try Data(contentsOf: store)
+        let run = try Tool.run(["inspect", store.path, "--model", bundle])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Journal:      wal"))
+        #expect(run.stdout.contains("Identifiers:  \"Blog 1\""))
+        #expect(run.stdout.contains("Matching:     Blog (the current version)"))
+        #expect(run.stdout.range(of: #"3\s+Post\s+-\s+0\s+"#, options: .regularExpression) != nil)
+        #expect(run.stdout.range(of: #"4\s+Article\s+Post\s+2\s+"#, options: .regularExpression) != nil)
+        #expect(try Data(contentsOf: store) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["Blog.sqlite"])
+
+        let json = try Tool.run(["inspect", store.path, "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(report?["journalMode"] as? String == "wal")
+        #expect((report?["entities"] as? [[String: Any]])?.count == 6)
+    }
+
+    @Test("inspect names the bundle version a real Core Data store was made with",
+        .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
+    func inspectRealStore() throws {
+        let store = try folder.copy(Fixtures.real("coredatastack/TestModel.sqlite"))
+        let run = try Tool.run(["inspect", store.path, "--model", Fixtures.real("coredatastack/Sample.xcdatamodeld").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Matching:     TestModel (current version: TestModel 2)"))
+        #expect(run.stdout.contains("Framework:    637"))
+        #expect(run.stdout.contains("cbc1f5c274ebf414474c4e350f73b14b1dd356c22782ae7488810d597188c46d"))
+        #expect(run.stdout.contains("Model cache:  present"))
+    }
+
+    @Test("a store that no version matches exits with 3 and says what differs")
+    func incompatible() throws {
+        let other = try folder.write(ModelXML.document("<entity name=\"Tag\"><attribute name=\"label\" attributeType=\"String\"/></entity>"), to: "Other.xcdatamodel/contents")
+        let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
+        let inspect = try Tool.run(["inspect", store.path, "--model", other.deletingLastPathComponent().path])
+        #expect(inspect.status == 3)
+        #expect(inspect.stdout.contains("Matching:     none"))
+        let dump = try Tool.run(["dump", store.path, "--model", other.path])
+        #expect(dump.status == 3)
+        #expect(dump.stderr.hasPrefix("molt: error: "))
+        #expect(dump.stderr.contains("entity Tag differs; Article, Author, Comment, Post, Video only in the store"))
+    }
+
+    @Test("hash prints the hashes Core Data stored", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
+    func hash() throws {
+        let run = try Tool.run(["hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--model-version", "TestModel"])
+        #expect(run.status == 0)
+        #expect(
+            run.stdout
+                == "Author  cbc1f5c274ebf414474c4e350f73b14b1dd356c22782ae7488810d597188c46d\nBook    292c923e48c2cbeea5a113bb7685fbc63ab800c0bbc242ad17a0f2e2a1e08f5c\n")
+        let all = try Tool.run(["hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--all-versions", "--json"])
+        let versions = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
+        #expect(versions?.map { $0["version"] as? String } == ["TestModel", "TestModel 2"])
+    }
+
+    @Test("check-model lists every problem with file and line and exits with 1")
+    func checkModel() throws {
+        let broken = try folder.write(
+            ModelXML.document("""
+                <entity name="A"><relationship name="b" optional="YES" maxCount="1" destinationEntity="B" inverseName="nope" inverseEntity="B"/></entity>
+                <entity name="B"><relationship name="x" optional="YES" maxCount="1" destinationEntity="Ghost"/></entity>
+                """), to: "Broken.xcdatamodel/contents")
+        let run = try Tool.run(["check-model", broken.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("\(broken.path):3: <relationship>: error: A.b: the inverse relationship \"nope\" does not exist on B"))
+        #expect(run.stdout.contains(":4: <relationship>: error: B.x: the destination entity \"Ghost\" does not exist"))
+        #expect(run.stdout.contains("Checked 1 model: 2 errors, 0 warnings"))
+        let clean = try Tool.run(["check-model", bundle])
+        #expect(clean.status == 0)
+    }
+
+    @Test(
+        "failures exit with the documented codes and one line on standard error",
+        arguments: [
+            (["inspect", "/nonexistent/store.sqlite"], 66, "no such file"),
+            (["inspect", "NOT_A_STORE"], 65, "not an SQLite database"),
+            (["create", "EXISTS", "--model", "BUNDLE"], 73, "already exists"),
+            (["create", "new.sqlite", "--model", "BUNDLE", "--seed", "BAD_SEED"], 65, "BAD_SEED:1"),
+            (["hash", "BAD_MODEL"], 65, "unknown attribute type \"Colour\""),
+            (["frobnicate"], 64, "Unexpected argument"),
+            (["dump", "x.sqlite"], 64, "--model"),
+        ] as [([String], Int32, String)])
+    func exitCodes(arguments: [String], status: Int32, message: String) throws {
+        let notAStore = try folder.write("hello", to: "not-a-store.sqlite")
+        let exists = try folder.write("keep me", to: "exists.sqlite")
+        let badSeed = try folder.write("{\"entities\": {\"Nope\": []}}", to: "bad.json")
+        let badModel = try folder.write(
+            ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"), to: "Bad.xcdatamodel/contents")
+        let substitutions = [
+            "NOT_A_STORE": notAStore.path, "EXISTS": exists.path, "BUNDLE": bundle, "BAD_SEED": badSeed.path,
+            "BAD_MODEL": badModel.path,
+        ]
+        let run = try Tool.run(arguments.map { substitutions[$0] ?? $0 }, in: folder.url)
+        #expect(run.status == status, "\(run.stderr)")
+        let expected = substitutions.reduce(message) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        #expect(run.stderr.contains(expected), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(try String(contentsOf: exists, encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite").path))
+    }
+
+    @Test("--verbose adds the error code and what to do")
+    func verbose() throws {
+        let run = try Tool.run(["inspect", "/nonexistent/store.sqlite", "--verbose"])
+        #expect(run.stderr.contains("code: 260 (NSFileReadNoSuchFileError)"))
+        #expect(run.stderr.contains("what to do: Check the path."))
+    }
+
+    @Test("--help lists the subcommands and the exit codes")
+    func help() throws {
+        let run = try Tool.run(["--help"])
+        #expect(run.status == 0)
+        for word in ["inspect", "create", "dump", "hash", "check-model", "Exit codes", "134100"] {
+            #expect(run.stdout.contains(word), "\(word)")
+        }
+    }
+}
