@@ -74,7 +74,8 @@ public final class SQLiteStatement {
             code = data.withUnsafeBytes { bytes in
                 // A zero-length blob is bound as such, not as NULL.
                 if bytes.count == 0 { return sqlite3_bind_zeroblob(handle, index, 0) }
-                return sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), molt_sqlite_transient())
+                return sqlite3_bind_blob64(
+                    handle, index, bytes.baseAddress, UInt64(bytes.count), molt_sqlite_transient())
             }
         }
         try connection.check(code, sql: sql)

@@ -26,7 +26,8 @@ struct MoltCommand: ParsableCommand {
               74  I/O or SQLite error (disk full, locked store, damaged file)
               77  permission denied
             """,
-        version: "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
+        version:
+            "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
         subcommands: [Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self]
     )
 }

@@ -47,7 +47,8 @@ package struct XMLPropertyListReader {
         case "false":
             return .bool(false)
         case "date":
-            guard let date = try? Date(element.text.trimmingCharacters(in: .whitespacesAndNewlines), strategy: .iso8601) else {
+            guard let date = try? Date(element.text.trimmingCharacters(in: .whitespacesAndNewlines), strategy: .iso8601)
+            else {
                 throw corrupt("\"\(element.text)\" is not an ISO 8601 date")
             }
             return .date(date)

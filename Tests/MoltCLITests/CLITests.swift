@@ -44,11 +44,14 @@ struct CLITests {
         #expect((report?["entities"] as? [[String: Any]])?.count == 6)
     }
 
-    @Test("inspect names the bundle version a real Core Data store was made with",
+    @Test(
+        "inspect names the bundle version a real Core Data store was made with",
         .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
     func inspectRealStore() throws {
         let store = try folder.copy(Fixtures.real("coredatastack/TestModel.sqlite"))
-        let run = try Tool.run(["inspect", store.path, "--model", Fixtures.real("coredatastack/Sample.xcdatamodeld").path])
+        let run = try Tool.run([
+            "inspect", store.path, "--model", Fixtures.real("coredatastack/Sample.xcdatamodeld").path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Matching:     TestModel (current version: TestModel 2)"))
         #expect(run.stdout.contains("Framework:    637"))
@@ -58,7 +61,9 @@ struct CLITests {
 
     @Test("a store that no version matches exits with 3 and says what differs")
     func incompatible() throws {
-        let other = try folder.write(ModelXML.document("<entity name=\"Tag\"><attribute name=\"label\" attributeType=\"String\"/></entity>"), to: "Other.xcdatamodel/contents")
+        let other = try folder.write(
+            ModelXML.document("<entity name=\"Tag\"><attribute name=\"label\" attributeType=\"String\"/></entity>"),
+            to: "Other.xcdatamodel/contents")
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
         let inspect = try Tool.run(["inspect", store.path, "--model", other.deletingLastPathComponent().path])
         #expect(inspect.status == 3)
@@ -69,14 +74,21 @@ struct CLITests {
         #expect(dump.stderr.contains("entity Tag differs; Article, Author, Comment, Post, Video only in the store"))
     }
 
-    @Test("hash prints the hashes Core Data stored", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
+    @Test(
+        "hash prints the hashes Core Data stored",
+        .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
     func hash() throws {
-        let run = try Tool.run(["hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--model-version", "TestModel"])
+        let run = try Tool.run([
+            "hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--model-version", "TestModel",
+        ])
         #expect(run.status == 0)
         #expect(
             run.stdout
-                == "Author  cbc1f5c274ebf414474c4e350f73b14b1dd356c22782ae7488810d597188c46d\nBook    292c923e48c2cbeea5a113bb7685fbc63ab800c0bbc242ad17a0f2e2a1e08f5c\n")
-        let all = try Tool.run(["hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--all-versions", "--json"])
+                == "Author  cbc1f5c274ebf414474c4e350f73b14b1dd356c22782ae7488810d597188c46d\nBook    292c923e48c2cbeea5a113bb7685fbc63ab800c0bbc242ad17a0f2e2a1e08f5c\n"
+        )
+        let all = try Tool.run([
+            "hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--all-versions", "--json",
+        ])
         let versions = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
         #expect(versions?.map { $0["version"] as? String } == ["TestModel", "TestModel 2"])
     }
@@ -84,13 +96,16 @@ struct CLITests {
     @Test("check-model lists every problem with file and line and exits with 1")
     func checkModel() throws {
         let broken = try folder.write(
-            ModelXML.document("""
+            ModelXML.document(
+                """
                 <entity name="A"><relationship name="b" optional="YES" maxCount="1" destinationEntity="B" inverseName="nope" inverseEntity="B"/></entity>
                 <entity name="B"><relationship name="x" optional="YES" maxCount="1" destinationEntity="Ghost"/></entity>
                 """), to: "Broken.xcdatamodel/contents")
         let run = try Tool.run(["check-model", broken.path])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("\(broken.path):3: <relationship>: error: A.b: the inverse relationship \"nope\" does not exist on B"))
+        #expect(
+            run.stdout.contains(
+                "\(broken.path):3: <relationship>: error: A.b: the inverse relationship \"nope\" does not exist on B"))
         #expect(run.stdout.contains(":4: <relationship>: error: B.x: the destination entity \"Ghost\" does not exist"))
         #expect(run.stdout.contains("Checked 1 model: 2 errors, 0 warnings"))
         let clean = try Tool.run(["check-model", bundle])
@@ -113,7 +128,8 @@ struct CLITests {
         let exists = try folder.write("keep me", to: "exists.sqlite")
         let badSeed = try folder.write("{\"entities\": {\"Nope\": []}}", to: "bad.json")
         let badModel = try folder.write(
-            ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"), to: "Bad.xcdatamodel/contents")
+            ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"),
+            to: "Bad.xcdatamodel/contents")
         let substitutions = [
             "NOT_A_STORE": notAStore.path, "EXISTS": exists.path, "BUNDLE": bundle, "BAD_SEED": badSeed.path,
             "BAD_MODEL": badModel.path,

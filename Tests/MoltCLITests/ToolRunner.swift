@@ -11,7 +11,8 @@ struct ToolRun {
 enum Tool {
     /// The `molt` binary built beside the test bundle.
     static let executable: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("molt")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "molt")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return Fixtures.packageRoot.appendingPathComponent(".build/debug/molt")
     }()

@@ -10,7 +10,9 @@ struct MoltErrorTests {
             .fileReadCorruptFile, "unknown attribute type \"Colour\"",
             location: SourceLocation(file: "Blog.xcdatamodel/contents", line: 12, column: 5, element: "attribute"),
             entity: "Post", property: "tint")
-        #expect(error.description == "Blog.xcdatamodel/contents:12:5: <attribute>: Post.tint: unknown attribute type \"Colour\"")
+        #expect(
+            error.description
+                == "Blog.xcdatamodel/contents:12:5: <attribute>: Post.tint: unknown attribute type \"Colour\"")
     }
 
     @Test("the detailed description adds the code, what to do, details and causes")

@@ -102,7 +102,8 @@ struct ModelCheckerTests {
 
     @Test("a configuration naming an unknown entity is an error")
     func configuration() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             <entity name="A"/>
             <configuration name="Cloud"><memberEntity name="A"/><memberEntity name="Zed"/></configuration>
             """)
@@ -111,7 +112,8 @@ struct ModelCheckerTests {
 
     @Test("a relationship without inverse and an unreadable default are warnings, not errors")
     func warnings() throws {
-        let found = try diagnostics("""
+        let found = try diagnostics(
+            """
             <entity name="A">
                 <attribute name="n" attributeType="Integer 16" defaultValueString="70000"/>
                 <attribute name="odd" attributeType="Integer 64" defaultValueString="NO"/>
@@ -127,9 +129,12 @@ struct ModelCheckerTests {
     @Test("validate throws one error that lists every problem")
     func validateListsAll() throws {
         let model = try XcodeModelReader().read(
-            Data(ModelXML.document("""
-                <entity name="A" parentEntity="Ghost"><relationship name="r" maxCount="1" destinationEntity="Nowhere"/></entity>
-                """).utf8), file: "contents")
+            Data(
+                ModelXML.document(
+                    """
+                    <entity name="A" parentEntity="Ghost"><relationship name="r" maxCount="1" destinationEntity="Nowhere"/></entity>
+                    """
+                ).utf8), file: "contents")
         let error = #expect(throws: MoltError.self) { try ModelChecker().validate(model) }
         #expect(error?.code == .invalidModel)
         #expect(error?.message.hasPrefix("the model has 2 errors") == true)

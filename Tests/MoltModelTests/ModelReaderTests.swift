@@ -37,7 +37,10 @@ struct ModelReaderTests {
         #expect(post.attribute(named: "metadata")?.customClassName == "[String]")
         #expect(post.relationship(named: "comments")?.isOrdered == true)
         #expect(post.relationship(named: "author").map { !$0.isToMany && $0.maxCount == 1 } == true)
-        #expect(post.fetchIndexes == [FetchIndex(name: "byPublishedAt", elements: [.init(property: "publishedAt", isAscending: false)])])
+        #expect(
+            post.fetchIndexes == [
+                FetchIndex(name: "byPublishedAt", elements: [.init(property: "publishedAt", isAscending: false)])
+            ])
         #expect(model.entity(named: "Article")?.parentName == "Post")
         #expect(model.allAttributes(of: model.entity(named: "Article")!).count == 11)
         #expect(model.configurations.first?.entityNames.count == 6)
@@ -55,7 +58,8 @@ struct ModelReaderTests {
 
     @Test("renaming identifiers, modifiers, flags, user info and fetched properties are read")
     func details() throws {
-        let model = try read("""
+        let model = try read(
+            """
             <entity name="E" elementID="OldE" versionHashModifier="2">
                 <attribute name="data" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES" preserveAfterDeletion="YES" elementID="blob" versionHashModifier="m" indexed="YES"/>
                 <relationship name="others" optional="YES" toMany="YES" minCount="1" maxCount="5" deletionRule="Deny" destinationEntity="E" inverseName="others" inverseEntity="E" elementID="friends"/>
@@ -75,13 +79,17 @@ struct ModelReaderTests {
         let others = try #require(entity.relationship(named: "others"))
         #expect(others.minCount == 1 && others.maxCount == 5 && others.deleteRule == .deny)
         #expect(others.renamingIdentifier == "friends")
-        #expect(entity.fetchedProperties == [FetchedProperty(name: "recent", destinationEntityName: "E", predicate: "TRUEPREDICATE")])
+        #expect(
+            entity.fetchedProperties == [
+                FetchedProperty(name: "recent", destinationEntityName: "E", predicate: "TRUEPREDICATE")
+            ])
         #expect(entity.fetchIndexes.first?.elements.map(\.property) == ["data"])
     }
 
     @Test("an unknown attribute type names the file, line, entity, attribute and known types")
     func unknownType() {
-        let error = readError("""
+        let error = readError(
+            """
             <entity name="E">
                 <attribute name="ok" attributeType="String"/>
                 <attribute name="tint" attributeType="Colour"/>
@@ -100,12 +108,21 @@ struct ModelReaderTests {
         arguments: [
             ("<entity><attribute name=\"a\" attributeType=\"String\"/></entity>", "name attribute is missing"),
             ("<entity name=\"E\"><attribute name=\"a\"/></entity>", "attributeType attribute is missing"),
-            ("<entity name=\"E\"><attribute name=\"a\" optional=\"maybe\" attributeType=\"String\"/></entity>", "not YES or NO"),
+            (
+                "<entity name=\"E\"><attribute name=\"a\" optional=\"maybe\" attributeType=\"String\"/></entity>",
+                "not YES or NO"
+            ),
             ("<entity name=\"E\"><widget/></entity>", "unknown element <widget> in <entity>"),
             ("<gadget/>", "unknown element <gadget> in <model>"),
             ("<entity name=\"E\"><relationship name=\"r\" maxCount=\"1\"/></entity>", "no destination entity"),
-            ("<entity name=\"E\"><relationship name=\"r\" destinationEntity=\"E\" maxCount=\"-2\"/></entity>", "not a count"),
-            ("<entity name=\"E\"><relationship name=\"r\" destinationEntity=\"E\" deletionRule=\"Explode\"/></entity>", "unknown deletion rule"),
+            (
+                "<entity name=\"E\"><relationship name=\"r\" destinationEntity=\"E\" maxCount=\"-2\"/></entity>",
+                "not a count"
+            ),
+            (
+                "<entity name=\"E\"><relationship name=\"r\" destinationEntity=\"E\" deletionRule=\"Explode\"/></entity>",
+                "unknown deletion rule"
+            ),
             ("<compositeAttribute name=\"c\"/>", "composite attributes are not supported"),
         ])
     func malformed(body: String, message: String) {
@@ -164,9 +181,11 @@ struct ModelReaderTests {
         let missing = try ModelXML.writeBundle("A", versions: [("A", entity)], current: "A 9", in: folder)
         let error = #expect(throws: MoltError.self) { try ModelBundle(url: missing) }
         #expect(error?.message.contains("not in the bundle") == true)
-        let several = try ModelXML.writeBundle("B", versions: [("B", entity), ("B 2", entity)], current: nil, in: folder)
+        let several = try ModelXML.writeBundle(
+            "B", versions: [("B", entity), ("B 2", entity)], current: nil, in: folder)
         #expect(throws: MoltError.self) { try ModelBundle(url: several).currentModel() }
-        try FileManager.default.createDirectory(at: folder.path("Empty.xcdatamodeld"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.path("Empty.xcdatamodeld"), withIntermediateDirectories: true)
         #expect(throws: MoltError.self) { try ModelBundle(url: folder.path("Empty.xcdatamodeld")) }
         #expect(throws: MoltError.self) { try ModelLoader().load(at: folder.path("Nothing.xcdatamodeld")) }
     }

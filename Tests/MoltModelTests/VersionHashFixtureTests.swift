@@ -4,7 +4,8 @@ import MoltModel
 import MoltTestSupport
 import Testing
 
-@Suite("Version hashes on Apple's real files", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
+@Suite(
+    "Version hashes on Apple's real files", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
 struct VersionHashFixtureTests {
     /// The hashes Core Data wrote into TestModel.sqlite's Z_METADATA, read once with a plist
     /// reader and kept here; the store test reads them from the store itself as well.

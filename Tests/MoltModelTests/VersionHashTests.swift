@@ -24,10 +24,18 @@ struct VersionHashTests {
     @Test(
         "what Core Data leaves out of hashes does not change them",
         arguments: [
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
-             "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" elementID=\"fullName\" defaultValueString=\"x\" minValueString=\"1\" regularExpressionString=\".*\" indexed=\"YES\" usesScalarValueType=\"YES\"/>"),
-            ("deletionRule=\"Nullify\" destinationEntity=\"Book\"", "deletionRule=\"Cascade\" destinationEntity=\"Book\""),
-            ("<entity name=\"Author\">", "<entity name=\"Author\" representedClassName=\"AuthorMO\" elementID=\"Writer\" codeGenerationType=\"class\">"),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" elementID=\"fullName\" defaultValueString=\"x\" minValueString=\"1\" regularExpressionString=\".*\" indexed=\"YES\" usesScalarValueType=\"YES\"/>"
+            ),
+            (
+                "deletionRule=\"Nullify\" destinationEntity=\"Book\"",
+                "deletionRule=\"Cascade\" destinationEntity=\"Book\""
+            ),
+            (
+                "<entity name=\"Author\">",
+                "<entity name=\"Author\" representedClassName=\"AuthorMO\" elementID=\"Writer\" codeGenerationType=\"class\">"
+            ),
         ])
     func unhashedDetails(original: String, changed: String) throws {
         #expect(try hashes(Self.base) == hashes(Self.base.replacingOccurrences(of: original, with: changed)))
@@ -36,11 +44,26 @@ struct VersionHashTests {
     @Test(
         "what Core Data hashes changes the entity's hash",
         arguments: [
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>", "<attribute name=\"name\" attributeType=\"String\"/>"),
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>", "<attribute name=\"name\" optional=\"YES\" attributeType=\"URI\"/>"),
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>", "<attribute name=\"fullName\" optional=\"YES\" attributeType=\"String\"/>"),
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>", "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" versionHashModifier=\"v2\"/>"),
-            ("<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>", "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" preserveAfterDeletion=\"YES\"/>"),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"name\" attributeType=\"String\"/>"
+            ),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"URI\"/>"
+            ),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"fullName\" optional=\"YES\" attributeType=\"String\"/>"
+            ),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" versionHashModifier=\"v2\"/>"
+            ),
+            (
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\"/>",
+                "<attribute name=\"name\" optional=\"YES\" attributeType=\"String\" preserveAfterDeletion=\"YES\"/>"
+            ),
             ("<entity name=\"Author\">", "<entity name=\"Author\" versionHashModifier=\"2\">"),
             ("<entity name=\"Author\">", "<entity name=\"Author\" isAbstract=\"YES\">"),
             ("toMany=\"YES\" deletionRule", "toMany=\"YES\" ordered=\"YES\" deletionRule"),
@@ -49,8 +72,10 @@ struct VersionHashTests {
         ])
     func hashedDetails(original: String, changed: String) throws {
         let before = try hashes(Self.base)
-        let after = try hashes(Self.base.replacingOccurrences(of: original, with: changed).replacingOccurrences(
-            of: "name=\"author\" optional", with: changed.contains("writer") ? "name=\"writer\" optional" : "name=\"author\" optional"))
+        let after = try hashes(
+            Self.base.replacingOccurrences(of: original, with: changed).replacingOccurrences(
+                of: "name=\"author\" optional",
+                with: changed.contains("writer") ? "name=\"writer\" optional" : "name=\"author\" optional"))
         #expect(before["Author"] != after["Author"])
     }
 
@@ -76,7 +101,9 @@ struct VersionHashTests {
                 <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Author"/>
                 <attribute name="name" optional="YES" attributeType="String"/>
             </entity>
-            """.replacingOccurrences(of: "inverseName=\"author\" inverseEntity=\"Author\"", with: "inverseName=\"author\" inverseEntity=\"Book\"")
+            """.replacingOccurrences(
+                of: "inverseName=\"author\" inverseEntity=\"Author\"",
+                with: "inverseName=\"author\" inverseEntity=\"Book\"")
         #expect(try hashes(Self.base) == hashes(reordered))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import MoltCore
-@testable import MoltStore
 import Testing
+
+@testable import MoltStore
 
 @Suite("JSON parsing")
 struct JSONParserTests {
@@ -11,7 +12,8 @@ struct JSONParserTests {
 
     @Test("values, escapes, surrogate pairs and exact number text")
     func values() throws {
-        let node = try parse(#"{"a": [true, false, null, -0.5e+3, 12345678901234567890], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#)
+        let node = try parse(
+            #"{"a": [true, false, null, -0.5e+3, 12345678901234567890], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#)
         guard case .object(let members) = node.kind else {
             Issue.record("expected an object")
             return

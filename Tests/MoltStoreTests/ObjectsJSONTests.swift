@@ -39,15 +39,16 @@ struct ObjectsJSONTests {
 
     @Test("a hand-written seed with free ids and one side of each relationship gives the canonical dump")
     func handWritten() throws {
-        let store = try create(seed: """
-            {"entities": {
-              "Tag": [{"@id": "t", "name": "swift", "posts": ["v", "a"]}],
-              "Article": [{"@id": "a", "title": "A", "author": "ann", "price": 2.50}],
-              "Video": [{"@id": "v", "title": "V"}],
-              "Comment": [{"text": "c", "createdAt": "2024-01-01T00:00:00Z", "post": "a"}],
-              "Author": [{"@id": "ann", "name": "Ann", "identifier": "00000000-0000-0000-0000-000000000001"}]
-            }}
-            """)
+        let store = try create(
+            seed: """
+                {"entities": {
+                  "Tag": [{"@id": "t", "name": "swift", "posts": ["v", "a"]}],
+                  "Article": [{"@id": "a", "title": "A", "author": "ann", "price": 2.50}],
+                  "Video": [{"@id": "v", "title": "V"}],
+                  "Comment": [{"text": "c", "createdAt": "2024-01-01T00:00:00Z", "post": "a"}],
+                  "Author": [{"@id": "ann", "name": "Ann", "identifier": "00000000-0000-0000-0000-000000000001"}]
+                }}
+                """)
         let dump = try ObjectsJSONExporter().exportString(store)
         #expect(dump.contains("\"@id\": \"Article/1\""))
         #expect(dump.contains("\"posts\": [\n          \"Video/2\",\n          \"Article/1\"\n        ]"))
@@ -88,17 +89,47 @@ struct ObjectsJSONTests {
         arguments: [
             ("{\"entities\": {\n\"Ghost\": []}}", 2, "no entity \"Ghost\"", nil, nil),
             ("{\"entities\": {\"Post\": [{\"title\": \"x\"}]}}", 1, "abstract", "Post", nil),
-            ("{\"entities\": {\"Tag\": [\n{\"name\": \"x\",\n \"colour\": 1}]}}", 3, "no stored property \"colour\"", "Tag", nil),
-            ("{\"entities\": {\"Tag\": [\n{\"@id\": \"t1\",\n \"name\": 5}]}}", 3, "object \"t1\": expected a string", "Tag", "name"),
-            ("{\"entities\": {\"Article\": [{\"title\": \"x\", \"priority\": 40000}]}}", 1, "outside the range of Integer 16", "Article", "priority"),
-            ("{\"entities\": {\"Article\": [{\"title\": \"x\", \"views\": 1.5}]}}", 1, "not an integer", "Article", "views"),
-            ("{\"entities\": {\"Article\": [{\"title\": \"x\", \"publishedAt\": \"yesterday\"}]}}", 1, "not a date", "Article", "publishedAt"),
-            ("{\"entities\": {\"Article\": [{\"title\": \"x\", \"metadata\": \"***\"}]}}", 1, "not valid base64", "Article", "metadata"),
-            ("{\"entities\": {\"Author\": [{\"name\": \"x\", \"identifier\": \"nope\"}]}}", 1, "not a UUID", "Author", "identifier"),
+            (
+                "{\"entities\": {\"Tag\": [\n{\"name\": \"x\",\n \"colour\": 1}]}}", 3, "no stored property \"colour\"",
+                "Tag", nil
+            ),
+            (
+                "{\"entities\": {\"Tag\": [\n{\"@id\": \"t1\",\n \"name\": 5}]}}", 3,
+                "object \"t1\": expected a string", "Tag", "name"
+            ),
+            (
+                "{\"entities\": {\"Article\": [{\"title\": \"x\", \"priority\": 40000}]}}", 1,
+                "outside the range of Integer 16", "Article", "priority"
+            ),
+            (
+                "{\"entities\": {\"Article\": [{\"title\": \"x\", \"views\": 1.5}]}}", 1, "not an integer", "Article",
+                "views"
+            ),
+            (
+                "{\"entities\": {\"Article\": [{\"title\": \"x\", \"publishedAt\": \"yesterday\"}]}}", 1, "not a date",
+                "Article", "publishedAt"
+            ),
+            (
+                "{\"entities\": {\"Article\": [{\"title\": \"x\", \"metadata\": \"***\"}]}}", 1, "not valid base64",
+                "Article", "metadata"
+            ),
+            (
+                "{\"entities\": {\"Author\": [{\"name\": \"x\", \"identifier\": \"nope\"}]}}", 1, "not a UUID",
+                "Author", "identifier"
+            ),
             ("{\"entities\": {\"Tag\": [\n{}]}}", 2, "not optional and has no default", "Tag", "name"),
-            ("{\"entities\": {\"Tag\": [{\"@id\": \"t\", \"name\": \"a\"}, {\"@id\": \"t\", \"name\": \"b\"}]}}", 1, "used by two objects", "Tag", nil),
-            ("{\"entities\": {\"Tag\": [{\"name\": \"a\",\n \"posts\": [\"ghost\"]}]}}", 2, "no object in the seed has the @id \"ghost\"", "Tag", "posts"),
-            ("{\"entities\": {\"Tag\": [{\"@id\": \"t\", \"name\": \"a\"}], \"Comment\": [{\"text\": \"c\", \"createdAt\": 0, \"post\": \"t\"}]}}", 1, "but the relationship leads to Post", "Comment", "post"),
+            (
+                "{\"entities\": {\"Tag\": [{\"@id\": \"t\", \"name\": \"a\"}, {\"@id\": \"t\", \"name\": \"b\"}]}}", 1,
+                "used by two objects", "Tag", nil
+            ),
+            (
+                "{\"entities\": {\"Tag\": [{\"name\": \"a\",\n \"posts\": [\"ghost\"]}]}}", 2,
+                "no object in the seed has the @id \"ghost\"", "Tag", "posts"
+            ),
+            (
+                "{\"entities\": {\"Tag\": [{\"@id\": \"t\", \"name\": \"a\"}], \"Comment\": [{\"text\": \"c\", \"createdAt\": 0, \"post\": \"t\"}]}}",
+                1, "but the relationship leads to Post", "Comment", "post"
+            ),
             ("{\"entities\": {\"Tag\": [{\"name\": \"a\", \"posts\": \"x\"}]}}", 1, "takes an array", "Tag", "posts"),
             ("{\"entities\": {}, \"format\": \"other\"}", 1, "\"format\" must be", nil, nil),
             ("{\"entities\": {}, \"version\": 2}", 1, "\"version\" must be 1", nil, nil),
@@ -117,14 +148,16 @@ struct ObjectsJSONTests {
 
     @Test("two sides of a relationship that disagree are refused")
     func disagreeingSides() {
-        let error = seedError("""
+        let error = seedError(
+            """
             {"entities": {
               "Article": [{"@id": "a", "title": "A", "tags": ["t1"]}],
               "Tag": [{"@id": "t1", "name": "x", "posts": []}]
             }}
             """)
-        #expect(error?.message.contains("the seed gives [\"a\"] but the other side of the relationship leaves []") == true
-            || error?.message.contains("the seed gives [\"t1\"]") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("the seed gives [\"a\"] but the other side of the relationship leaves []") == true
+                || error?.message.contains("the seed gives [\"t1\"]") == true, "\(String(describing: error))")
         #expect(error?.message.contains("check") == true)
     }
 }

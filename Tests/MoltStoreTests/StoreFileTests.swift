@@ -42,7 +42,9 @@ struct StoreFileTests {
     func noOverwrite() throws {
         let folder = TemporaryDirectory()
         let existing = try folder.write("precious", to: "blog.sqlite")
-        let error = #expect(throws: MoltError.self) { try TestStores.create(try TestStores.blogModel(), in: folder, name: "blog.sqlite") }
+        let error = #expect(throws: MoltError.self) {
+            try TestStores.create(try TestStores.blogModel(), in: folder, name: "blog.sqlite")
+        }
         #expect(error?.code == .fileWriteFileExists)
         #expect(try String(contentsOf: existing, encoding: .utf8) == "precious")
         #expect(try TestStores.files(in: folder) == ["blog.sqlite"])
@@ -75,12 +77,14 @@ struct StoreFileTests {
     @Test("a store matches its own model; another model is reported entity by entity")
     func compatibility() throws {
         let folder = TemporaryDirectory()
-        let model = try TestStores.model("""
+        let model = try TestStores.model(
+            """
             <entity name="Author"><attribute name="name" attributeType="String"/></entity>
             <entity name="Book"><attribute name="title" attributeType="String"/></entity>
             <entity name="Shelf"><attribute name="label" attributeType="String"/></entity>
             """)
-        let other = try TestStores.model("""
+        let other = try TestStores.model(
+            """
             <entity name="Author"><attribute name="name" attributeType="String"/></entity>
             <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>
             <entity name="Publisher"><attribute name="name" attributeType="String"/></entity>
@@ -89,7 +93,9 @@ struct StoreFileTests {
         #expect(try store.compatibility(with: model) == .compatible)
         let result = try store.compatibility(with: other)
         #expect(result == .incompatible(differing: ["Book"], missingFromStore: ["Publisher"], onlyInStore: ["Shelf"]))
-        #expect(result.description == "incompatible: entity Book differs; Publisher missing from the store; Shelf only in the store")
+        #expect(
+            result.description
+                == "incompatible: entity Book differs; Publisher missing from the store; Shelf only in the store")
         let error = #expect(throws: MoltError.self) { try ObjectStore(store: store, model: other) }
         #expect(error?.code == .incompatibleVersionHash)
         #expect(error?.message.contains("Book differs") == true)
@@ -99,9 +105,11 @@ struct StoreFileTests {
     func bundleMatching() throws {
         let folder = TemporaryDirectory()
         let v1 = "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/></entity>"
-        let v2 = "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/><attribute name=\"pinned\" attributeType=\"Boolean\"/></entity>"
+        let v2 =
+            "<entity name=\"Note\"><attribute name=\"text\" attributeType=\"String\"/><attribute name=\"pinned\" attributeType=\"Boolean\"/></entity>"
         let bundle = try ModelBundle(
-            url: try ModelXML.writeBundle("Notes", versions: [("Notes", v1), ("Notes 2", v2)], current: "Notes 2", in: folder))
+            url: try ModelXML.writeBundle(
+                "Notes", versions: [("Notes", v1), ("Notes 2", v2)], current: "Notes 2", in: folder))
         _ = try TestStores.create(try bundle.model(named: "Notes"), in: folder, name: "notes.sqlite")
         let opened = try ObjectStore.open(at: folder.path("notes.sqlite"), models: .bundle(bundle))
         #expect(opened.model.name == "Notes")
@@ -109,7 +117,9 @@ struct StoreFileTests {
         let v3 = "<entity name=\"Other\"><attribute name=\"x\" attributeType=\"String\"/></entity>"
         let unrelated = try ModelBundle(
             url: try ModelXML.writeBundle("Unrelated", versions: [("U", v3), ("U 2", v2)], current: "U", in: folder))
-        let error = #expect(throws: MoltError.self) { try ObjectStore.open(at: folder.path("notes.sqlite"), models: .bundle(unrelated)) }
+        let error = #expect(throws: MoltError.self) {
+            try ObjectStore.open(at: folder.path("notes.sqlite"), models: .bundle(unrelated))
+        }
         #expect(error?.code == .missingSourceModel)
         #expect(error?.message.contains("closest is \"U 2\"") == true)
         #expect(error?.details.count == 2)
@@ -120,7 +130,10 @@ struct StoreFileTests {
         arguments: [
             ("text", Data("just some text, not a database at all, long enough to read".utf8), "not an SQLite database"),
             ("empty", Data(), "empty"),
-            ("fake header", Data("SQLite format 3\0".utf8) + Data(repeating: 0xAB, count: 5000), "not an SQLite database"),
+            (
+                "fake header", Data("SQLite format 3\0".utf8) + Data(repeating: 0xAB, count: 5000),
+                "not an SQLite database"
+            ),
         ])
     func notStores(name: String, content: Data, message: String) throws {
         let folder = TemporaryDirectory()
@@ -183,7 +196,8 @@ struct StoreFileTests {
         // Copy the three files while the writer still holds them, as a crash would leave them.
         let copy = TemporaryDirectory()
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: writer.store.url.path + suffix, toPath: copy.path("live.sqlite").path + suffix)
+            try FileManager.default.copyItem(
+                atPath: writer.store.url.path + suffix, toPath: copy.path("live.sqlite").path + suffix)
         }
         let mainOnly = try SQLiteConnection(path: copy.path("live.sqlite").path, mode: .immutable)
         #expect(try mainOnly.scalar("SELECT count(*) FROM ZTAG") == .integer(0), "the rows are not in the main file")

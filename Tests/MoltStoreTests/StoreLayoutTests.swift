@@ -6,9 +6,12 @@ import MoltStore
 import MoltTestSupport
 import Testing
 
-@Suite("Core Data's SQLite layout on Apple's store", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
+@Suite(
+    "Core Data's SQLite layout on Apple's store",
+    .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.absentMessage)))
 struct RealStoreLayoutTests {
-    @Test("a store created from TestModel.xcdatamodel has exactly TestModel.sqlite's tables, columns, types and indexes")
+    @Test(
+        "a store created from TestModel.xcdatamodel has exactly TestModel.sqlite's tables, columns, types and indexes")
     func schemaMatchesAppleStore() throws {
         let folder = TemporaryDirectory()
         let apple = try folder.copy(Fixtures.real("coredatastack/TestModel.sqlite"))
@@ -30,7 +33,8 @@ struct RealStoreLayoutTests {
         let appleDB = try SQLiteConnection(path: apple.path, mode: .readOnly)
         #expect(try ours.store.connection.rows(query) == appleDB.rows(query))
         for pragma in ["page_size", "auto_vacuum", "journal_mode"] {
-            #expect(try ours.store.connection.scalar("PRAGMA \(pragma)") == appleDB.scalar("PRAGMA \(pragma)"), "\(pragma)")
+            #expect(
+                try ours.store.connection.scalar("PRAGMA \(pragma)") == appleDB.scalar("PRAGMA \(pragma)"), "\(pragma)")
         }
     }
 }
@@ -70,7 +74,8 @@ struct StoreLayoutTests {
         let comment = try #require(layout.entity(named: "Comment")?.relationship(named: "post"))
         #expect(comment.storage == .foreignKey(column: "ZPOST", entityColumn: "Z3_POST", orderColumn: "Z_FOK_POST"))
         let comments = try #require(layout.entity(named: "Article")?.relationship(named: "comments"))
-        #expect(comments.storage == .inverseForeignKey(column: "ZPOST", entityColumn: "Z3_POST", orderColumn: "Z_FOK_POST"))
+        #expect(
+            comments.storage == .inverseForeignKey(column: "ZPOST", entityColumn: "Z3_POST", orderColumn: "Z_FOK_POST"))
         let table = layout.tables.first { $0.name == "ZCOMMENT" }!
         #expect(table.indexes.map(\.name) == ["ZCOMMENT_ZPOST_INDEX"])
     }
@@ -93,7 +98,8 @@ struct StoreLayoutTests {
 
     @Test("sibling sub-entities with a property of the same name get numbered columns")
     func siblingClash() throws {
-        let model = try TestStores.model("""
+        let model = try TestStores.model(
+            """
             <entity name="Item" isAbstract="YES"/>
             <entity name="Book" parentEntity="Item"><attribute name="title" attributeType="String"/></entity>
             <entity name="Film" parentEntity="Item"><attribute name="title" attributeType="String"/></entity>
@@ -108,7 +114,8 @@ struct StoreLayoutTests {
 
     @Test("a relationship that is its own inverse, and one without an inverse, get join tables")
     func selfAndNoInverse() throws {
-        let model = try TestStores.model("""
+        let model = try TestStores.model(
+            """
             <entity name="Person">
                 <relationship name="friends" optional="YES" toMany="YES" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/>
                 <relationship name="likes" optional="YES" toMany="YES" destinationEntity="Thing"/>
@@ -118,7 +125,10 @@ struct StoreLayoutTests {
         let layout = try StoreLayout(model: model)
         let names = layout.joinTables.map { "\($0.name)(\($0.firstColumn), \($0.secondColumn))" }
         #expect(names == ["Z_1FRIENDS(Z_1FRIENDS, Z_1FRIENDS1)", "Z_1LIKES(Z_1LIKES, Z_2LIKES)"])
-        guard case .joinTable(_, _, _, _, _, let mirrored)? = layout.entity(named: "Person")?.relationship(named: "friends")?.storage else {
+        guard
+            case .joinTable(_, _, _, _, _, let mirrored)? = layout.entity(named: "Person")?.relationship(
+                named: "friends")?.storage
+        else {
             Issue.record("friends should be stored in a join table")
             return
         }
@@ -127,7 +137,8 @@ struct StoreLayoutTests {
 
     @Test("names that clash with Core Data's own columns or differ only in case are kept apart")
     func clashes() throws {
-        let model = try TestStores.model("""
+        let model = try TestStores.model(
+            """
             <entity name="Item"><attribute name="_pk" attributeType="String"/><attribute name="name" attributeType="String"/><attribute name="Name" attributeType="String"/></entity>
             <entity name="ITEM"><attribute name="x" attributeType="String"/></entity>
             """)

@@ -34,7 +34,9 @@ struct SchemaSnapshot: Equatable, CustomStringConvertible {
         let tableText = tables.keys.sorted().map { name in
             "\(name)(\(tables[name]!.map { "\($0.name) \($0.type)\($0.primaryKey > 0 ? " PK\($0.primaryKey)" : "")" }.joined(separator: ", ")))"
         }
-        let indexText = indexes.keys.sorted().map { "\($0) ON \(indexes[$0]!.table)(\(indexes[$0]!.columns.joined(separator: ", ")))" }
+        let indexText = indexes.keys.sorted().map {
+            "\($0) ON \(indexes[$0]!.table)(\(indexes[$0]!.columns.joined(separator: ", ")))"
+        }
         return (tableText + indexText).joined(separator: "\n")
     }
 }
@@ -51,9 +53,10 @@ enum TestStores {
     }
 
     /// A new empty store for `model` in `folder`.
-    static func create(_ model: ObjectModel, in folder: TemporaryDirectory, name: String = "store.sqlite",
-        populate: (ObjectWriter) throws -> Void = { _ in }) throws -> ObjectStore
-    {
+    static func create(
+        _ model: ObjectModel, in folder: TemporaryDirectory, name: String = "store.sqlite",
+        populate: (ObjectWriter) throws -> Void = { _ in }
+    ) throws -> ObjectStore {
         try ObjectStore.create(at: folder.path(name), model: model, populate: populate)
     }
 

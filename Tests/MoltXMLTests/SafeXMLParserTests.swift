@@ -1,8 +1,9 @@
 import Foundation
 import MoltCore
 import MoltTestSupport
-@testable import MoltXML
 import Testing
+
+@testable import MoltXML
 
 @Suite("Safe XML parsing")
 struct SafeXMLParserTests {
@@ -12,7 +13,8 @@ struct SafeXMLParserTests {
 
     @Test("elements, attributes, text and line numbers are copied out")
     func tree() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             <?xml version="1.0"?>
             <model a="1" b="x &amp; y">
               <entity name="E">text<![CDATA[ <raw> ]]></entity>
@@ -45,7 +47,8 @@ struct SafeXMLParserTests {
         let folder = TemporaryDirectory()
         let secret = try folder.write("TOP-SECRET", to: "secret.txt")
         let error = #expect(throws: MoltError.self) {
-            try parse("""
+            try parse(
+                """
                 <?xml version="1.0"?>
                 <!DOCTYPE model [<!ENTITY xxe SYSTEM "file://\(secret.path)">]>
                 <model>&xxe;</model>
@@ -59,7 +62,8 @@ struct SafeXMLParserTests {
     @Test("a parameter entity is refused")
     func parameterEntity() {
         #expect(throws: MoltError.self) {
-            try parse("""
+            try parse(
+                """
                 <?xml version="1.0"?>
                 <!DOCTYPE model [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>
                 <model/>
@@ -95,7 +99,8 @@ struct SafeXMLParserTests {
 
     @Test("Apple's plist DOCTYPE is accepted and never fetched")
     func plistDoctype() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0"><dict><key>a</key><string>b</string></dict></plist>
@@ -133,7 +138,8 @@ struct SafeXMLParserTests {
 
     @Test("XML property lists read every value kind")
     func xmlPropertyList() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             <plist version="1.0"><dict>
               <key>s</key><string>text</string>
               <key>i</key><integer>-3</integer>

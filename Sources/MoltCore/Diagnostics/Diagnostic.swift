@@ -37,8 +37,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         if let location { parts.append(location.description) }
         parts.append(severity.rawValue)
         switch (entity, property) {
-        case let (entity?, property?): parts.append("\(entity).\(property)")
-        case let (entity?, nil): parts.append(entity)
+        case (let entity?, let property?): parts.append("\(entity).\(property)")
+        case (let entity?, nil): parts.append(entity)
         default: break
         }
         parts.append(message)

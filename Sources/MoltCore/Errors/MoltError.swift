@@ -86,9 +86,9 @@ public struct MoltError: Error, Sendable, CustomStringConvertible {
 
     private var subject: String? {
         switch (entity, property) {
-        case let (entity?, property?): return "\(entity).\(property)"
-        case let (entity?, nil): return entity
-        case let (nil, property?): return property
+        case (let entity?, let property?): return "\(entity).\(property)"
+        case (let entity?, nil): return entity
+        case (nil, let property?): return property
         case (nil, nil): return nil
         }
     }

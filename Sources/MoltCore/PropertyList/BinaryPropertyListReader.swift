@@ -158,8 +158,10 @@ private struct Decoder {
                 throw Decoder.corrupt(name, "a date at byte \(start) has a bad marker")
             }
             try need(8, at: start + 1)
-            value = .date(Date(timeIntervalSinceReferenceDate:
-                Double(bitPattern: Decoder.bigEndian(bytes, at: start + 1, size: 8))))
+            value = .date(
+                Date(
+                    timeIntervalSinceReferenceDate:
+                        Double(bitPattern: Decoder.bigEndian(bytes, at: start + 1, size: 8))))
         case 0x4:
             let (count, payload) = try length(marker: marker, at: start)
             try need(count, at: payload)

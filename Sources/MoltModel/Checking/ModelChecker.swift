@@ -58,7 +58,8 @@ private struct Run {
         property: String? = nil
     ) {
         diagnostics.append(
-            Diagnostic(severity, message, location: location ?? model.sourceFile.map { SourceLocation(file: $0) },
+            Diagnostic(
+                severity, message, location: location ?? model.sourceFile.map { SourceLocation(file: $0) },
                 entity: entity, property: property))
     }
 
@@ -78,7 +79,9 @@ private struct Run {
         for entity in model.entities {
             guard let parentName = entity.parentName else { continue }
             guard model.entity(named: parentName) != nil else {
-                report(.error, "the parent entity \"\(parentName)\" does not exist", at: entity.location, entity: entity.name)
+                report(
+                    .error, "the parent entity \"\(parentName)\" does not exist", at: entity.location,
+                    entity: entity.name)
                 brokenLineage.insert(entity.name)
                 continue
             }
@@ -104,14 +107,17 @@ private struct Run {
         var names: [String: String] = [:]  // property name → entity that declares it
         let lineage = brokenLineage.contains(entity.name) ? [entity] : model.ancestors(of: entity).reversed() + [entity]
         for owner in lineage {
-            let ownNames = owner.attributes.map(\.name) + owner.relationships.map(\.name)
+            let ownNames =
+                owner.attributes.map(\.name) + owner.relationships.map(\.name)
                 + owner.fetchedProperties.map(\.name)
             for name in ownNames {
                 if let earlier = names[name], owner.name == entity.name {
-                    let message = earlier == entity.name
+                    let message =
+                        earlier == entity.name
                         ? "two properties are called \"\(name)\""
                         : "the property \"\(name)\" is already inherited from \(earlier)"
-                    let location = entity.attribute(named: name)?.location ?? entity.relationship(named: name)?.location
+                    let location =
+                        entity.attribute(named: name)?.location ?? entity.relationship(named: name)?.location
                         ?? entity.location
                     report(.error, message, at: location, entity: entity.name, property: name)
                 }
@@ -152,7 +158,8 @@ private struct Run {
                 || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
             {
                 report(
-                    .error, "minCount \(relationship.minCount) is larger than maxCount \(relationship.maxCount)", at: here,
+                    .error, "minCount \(relationship.minCount) is larger than maxCount \(relationship.maxCount)",
+                    at: here,
                     entity: entity.name, property: relationship.name)
             }
             if !relationship.isToMany && relationship.maxCount != 1 {
@@ -186,9 +193,10 @@ private struct Run {
                     at: here, entity: entity.name, property: relationship.name)
                 continue
             }
-            let pointsBack = model.entity(named: inverse.destinationEntityName).map {
-                model.entity(entity, isKindOf: $0.name)
-            } ?? false
+            let pointsBack =
+                model.entity(named: inverse.destinationEntityName).map {
+                    model.entity(entity, isKindOf: $0.name)
+                } ?? false
             if !pointsBack || inverse.inverseName != relationship.name {
                 let other = "\(relationship.destinationEntityName).\(inverseName)"
                 let back = inverse.inverseName.map { "its inverse is \"\($0)\"" } ?? "it has no inverse"
@@ -224,7 +232,8 @@ private struct Run {
         for index in entity.fetchIndexes {
             for element in index.elements where !known(element.property) {
                 report(
-                    .error, "the fetch index \"\(index.name)\" names \"\(element.property)\", which the entity does not have",
+                    .error,
+                    "the fetch index \"\(index.name)\" names \"\(element.property)\", which the entity does not have",
                     at: index.location ?? entity.location, entity: entity.name)
             }
         }

@@ -78,7 +78,9 @@ public struct FetchedProperty: Sendable, Hashable {
     public var predicate: String?
     @NotCompared public var location: SourceLocation? = nil
 
-    public init(name: String, destinationEntityName: String? = nil, predicate: String? = nil, location: SourceLocation? = nil) {
+    public init(
+        name: String, destinationEntityName: String? = nil, predicate: String? = nil, location: SourceLocation? = nil
+    ) {
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.predicate = predicate

@@ -42,13 +42,17 @@ public struct ModelLoader {
         if !isFolder.boolValue {
             return .model(try XcodeModelReader().read(contentsOf: url, name: Self.versionName(forContents: url)))
         }
-        if url.pathExtension == "xcdatamodeld" || manager.fileExists(atPath: url.appendingPathComponent(".xccurrentversion").path) {
+        if url.pathExtension == "xcdatamodeld"
+            || manager.fileExists(atPath: url.appendingPathComponent(".xccurrentversion").path)
+        {
             return .bundle(try ModelBundle(url: url))
         }
         if url.pathExtension == "xcdatamodel" || Self.hasVersionFiles(url) {
             return .model(try loadVersion(at: url, name: url.deletingPathExtension().lastPathComponent))
         }
-        if (try? manager.contentsOfDirectory(atPath: url.path))?.contains(where: { $0.hasSuffix(".xcdatamodel") }) == true {
+        if (try? manager.contentsOfDirectory(atPath: url.path))?.contains(where: { $0.hasSuffix(".xcdatamodel") })
+            == true
+        {
             return .bundle(try ModelBundle(url: url))
         }
         throw MoltError(

@@ -57,7 +57,8 @@ public struct XcodeModelReader {
 private struct Context {
     let document: ParsedDocument
 
-    func error(_ element: ParsedElement, _ message: String, entity: String? = nil, property: String? = nil) -> MoltError {
+    func error(_ element: ParsedElement, _ message: String, entity: String? = nil, property: String? = nil) -> MoltError
+    {
         MoltError(
             .fileReadCorruptFile, message, location: document.location(of: element), entity: entity,
             property: property)
@@ -227,7 +228,8 @@ private struct Context {
     func uniquenessConstraints(_ element: ParsedElement, entity: String) throws -> [[String]] {
         try element.children.map { constraint in
             guard constraint.name == "uniquenessConstraint" else {
-                throw error(constraint, "unknown element <\(constraint.name)> in <uniquenessConstraints>", entity: entity)
+                throw error(
+                    constraint, "unknown element <\(constraint.name)> in <uniquenessConstraints>", entity: entity)
             }
             return try constraint.children.map { part in
                 guard part.name == "constraint" else {

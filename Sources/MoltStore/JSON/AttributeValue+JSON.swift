@@ -66,7 +66,8 @@ extension AttributeValue {
             case .string(let string): text = string
             default: throw expected("a decimal number as a string")
             }
-            guard Double(text) != nil, let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            guard Double(text) != nil, let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+            else {
                 throw MoltError(.fileReadCorruptFile, "\"\(text)\" is not a decimal number")
             }
             return .decimal(decimal)

@@ -39,7 +39,13 @@ enum ISODate {
     /// `+00:00` accepted for `Z`), or nil for any other text.
     static func parse(_ text: String) -> Double? {
         var rest = Substring(text)
-        if rest.hasSuffix("+00:00") { rest = rest.dropLast(6) } else if rest.hasSuffix("Z") { rest = rest.dropLast() } else { return nil }
+        if rest.hasSuffix("+00:00") {
+            rest = rest.dropLast(6)
+        } else if rest.hasSuffix("Z") {
+            rest = rest.dropLast()
+        } else {
+            return nil
+        }
         let bytes = Array(rest.utf8)
         guard bytes.count >= 19 else { return nil }
         func number(_ range: Range<Int>) -> Int64? {

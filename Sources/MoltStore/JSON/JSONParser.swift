@@ -159,7 +159,9 @@ private struct Scanner {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: out, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+                guard let text = String(validating: out, as: UTF8.self) else {
+                    throw error("a string is not valid UTF-8")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 guard let escape = current else { throw error("unterminated string") }
@@ -176,7 +178,9 @@ private struct Scanner {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("a \\u escape starts a surrogate pair that does not finish")
                         }
                         index += 2
@@ -200,7 +204,8 @@ private struct Scanner {
     }
 
     mutating func hex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+        guard index + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
         else { throw error("a \\u escape needs four hexadecimal digits") }
         index += 4
         return value

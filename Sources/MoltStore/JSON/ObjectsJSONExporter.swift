@@ -42,7 +42,9 @@ public struct ObjectsJSONExporter {
             try emit(first ? "]" : "\n    ]")
         }
         try emit(entities.isEmpty ? "},\n" : "\n  },\n")
-        try emit("  \"format\": \(JSONText.quoted(ObjectsJSON.formatName)),\n  \"version\": \(ObjectsJSON.formatVersion)\n}\n")
+        try emit(
+            "  \"format\": \(JSONText.quoted(ObjectsJSON.formatName)),\n  \"version\": \(ObjectsJSON.formatVersion)\n}\n"
+        )
         try output(buffer)
     }
 

@@ -78,7 +78,8 @@ private struct ImportRun {
             case "version":
                 guard member.value.kind == .number(String(ObjectsJSON.formatVersion)) else {
                     throw error(
-                        "\"version\" must be \(ObjectsJSON.formatVersion); this Molt reads no other", line: member.value.line)
+                        "\"version\" must be \(ObjectsJSON.formatVersion); this Molt reads no other",
+                        line: member.value.line)
                 }
             case "entities":
                 entitiesNode = member.value
@@ -98,7 +99,8 @@ private struct ImportRun {
                 throw error("the model has no entity \"\(member.key)\" (it has: \(known))", line: member.value.line)
             }
             guard case .array(let items) = member.value.kind else {
-                throw error("the objects of \(member.key) must be an array", line: member.value.line, entity: member.key)
+                throw error(
+                    "the objects of \(member.key) must be an array", line: member.value.line, entity: member.key)
             }
             if entity.isAbstract, !items.isEmpty {
                 throw error(
@@ -147,12 +149,15 @@ private struct ImportRun {
 
     /// The primary key an `@id` of the form `Entity/N` fixes, when Entity is the object's own.
     func fixedKey(_ object: SeedObject) -> Int64? {
-        guard let localID = object.localID, let id = ObjectID(localID), id.entity == object.entity.name else { return nil }
+        guard let localID = object.localID, let id = ObjectID(localID), id.entity == object.entity.name else {
+            return nil
+        }
         return id.primaryKey
     }
 
     mutating func insertObjects() throws {
-        let fixedFirst = objects.indices.filter { fixedKey(objects[$0]) != nil }
+        let fixedFirst =
+            objects.indices.filter { fixedKey(objects[$0]) != nil }
             + objects.indices.filter { fixedKey(objects[$0]) == nil }
         for index in fixedFirst {
             let object = objects[index]
@@ -185,7 +190,8 @@ private struct ImportRun {
                     object.entity.name, attributes: values, primaryKey: fixedKey(object), applyingDefaults: false)
             } catch let failure as MoltError {
                 throw error(
-                    "\(name(of: object, index: index)): \(failure.message)", line: object.line, entity: object.entity.name)
+                    "\(name(of: object, index: index)): \(failure.message)", line: object.line,
+                    entity: object.entity.name)
             }
             counts[object.entity.name, default: 0] += 1
         }
@@ -207,7 +213,9 @@ private struct ImportRun {
         return id
     }
 
-    func relationshipValue(_ node: JSONNode, of object: SeedObject, link: RelationshipLayout) throws -> RelationshipValue {
+    func relationshipValue(
+        _ node: JSONNode, of object: SeedObject, link: RelationshipLayout
+    ) throws -> RelationshipValue {
         let name = link.relationship.name
         if link.relationship.isToMany {
             guard case .array(let items) = node.kind else {
@@ -239,7 +247,8 @@ private struct ImportRun {
 
     /// The seed's own @ids for `ids`, for messages.
     func localNames(_ ids: [ObjectID]) -> String {
-        let local = Dictionary(objects.compactMap { object in object.id.map { ($0, object.localID ?? $0.description) } },
+        let local = Dictionary(
+            objects.compactMap { object in object.id.map { ($0, object.localID ?? $0.description) } },
             uniquingKeysWith: { a, _ in a })
         return ids.map { "\"\(local[$0] ?? $0.description)\"" }.joined(separator: ", ")
     }
@@ -262,9 +271,10 @@ private struct ImportRun {
                     same = expected.objectIDs == actual.objectIDs
                 }
                 guard same else {
-                    let inverse = link.relationship.inverseName.map {
-                        "; check \(link.relationship.destinationEntityName).\($0) on the other side"
-                    } ?? ""
+                    let inverse =
+                        link.relationship.inverseName.map {
+                            "; check \(link.relationship.destinationEntityName).\($0) on the other side"
+                        } ?? ""
                     throw error(
                         "\(name(of: object, index: index)): the seed gives [\(localNames(expected.objectIDs))] but the other side of the relationship leaves [\(localNames(actual.objectIDs))]\(inverse)",
                         line: node.line, entity: object.entity.name, property: property)

@@ -73,7 +73,9 @@ struct LayoutBuilder {
     }
 
     func declaring(_ relationship: Relationship, inverseOf other: Relationship) -> String {
-        guard let destination = model.entity(named: other.destinationEntityName) else { return other.destinationEntityName }
+        guard let destination = model.entity(named: other.destinationEntityName) else {
+            return other.destinationEntityName
+        }
         return model.declaringEntity(ofRelationship: relationship.name, in: destination)?.name ?? destination.name
     }
 
@@ -109,7 +111,8 @@ struct LayoutBuilder {
                         entityNumber: entityNumber, name: name, type: type))
                 if attribute.isIndexed {
                     indexes.append(
-                        IndexLayout(name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
+                        IndexLayout(
+                            name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
                             columns: [name]))
                 }
             }
@@ -123,16 +126,19 @@ struct LayoutBuilder {
                         group: 0, rank: 1, property: relationship.name, entityNumber: entityNumber, name: name,
                         type: "INTEGER"))
                 indexes.append(
-                    IndexLayout(name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
+                    IndexLayout(
+                        name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
                         columns: [name]))
                 if hasSubentities(relationship.destinationEntityName) {
                     let entityColumn = names.claim(
                         ColumnNaming.entityColumn(
-                            destinationNumber: number(relationship.destinationEntityName), relationship: relationship.name))
+                            destinationNumber: number(relationship.destinationEntityName),
+                            relationship: relationship.name))
                     entityColumns[key] = entityColumn
                     requests.append(
                         ColumnRequest(
-                            group: 0, rank: 2, property: relationship.name, entityNumber: entityNumber, name: entityColumn,
+                            group: 0, rank: 2, property: relationship.name, entityNumber: entityNumber,
+                            name: entityColumn,
                             type: "INTEGER"))
                 }
                 if let inverse = inverse(of: relationship), inverse.isToMany, inverse.isOrdered {
@@ -140,7 +146,8 @@ struct LayoutBuilder {
                     orderColumns[key] = orderColumn
                     requests.append(
                         ColumnRequest(
-                            group: 0, rank: 3, property: relationship.name, entityNumber: entityNumber, name: orderColumn,
+                            group: 0, rank: 3, property: relationship.name, entityNumber: entityNumber,
+                            name: orderColumn,
                             type: "INTEGER"))
                 }
             }
@@ -202,7 +209,8 @@ struct LayoutBuilder {
                 done.insert(inverseKey)
                 let isSelf = inverseKey == key
                 if isSelf || ColumnNaming.namesJoinTable(relationship.name, over: inverse.name) {
-                    addJoinTable(naming: relationship, on: entity.name, other: isSelf ? relationship : inverse,
+                    addJoinTable(
+                        naming: relationship, on: entity.name, other: isSelf ? relationship : inverse,
                         otherOn: inverseOwner)
                 } else {
                     addJoinTable(naming: inverse, on: inverseOwner, other: relationship, otherOn: entity.name)
@@ -211,7 +219,9 @@ struct LayoutBuilder {
         }
     }
 
-    mutating func addJoinTable(naming: Relationship, on owner: String, other: Relationship?, otherOn otherOwner: String?) {
+    mutating func addJoinTable(
+        naming: Relationship, on owner: String, other: Relationship?, otherOn otherOwner: String?
+    ) {
         let table = tableNames.claim(ColumnNaming.joinTable(entityNumber: number(owner), relationship: naming.name))
         var names = NameUniquifier()
         let isSelf = other.map { $0.name == naming.name && otherOwner == owner } ?? false
@@ -227,7 +237,8 @@ struct LayoutBuilder {
         }
         // The naming side's links are ordered by a column named after the keys it orders.
         let namingOrder = naming.isOrdered ? names.claim(ColumnNaming.orderColumn(orderingKeysIn: second)) : nil
-        let otherOrder = (!isSelf && other?.isOrdered == true)
+        let otherOrder =
+            (!isSelf && other?.isOrdered == true)
             ? names.claim(ColumnNaming.orderColumn(orderingKeysIn: first)) : nil
 
         joins[PropertyKey(entity: owner, property: naming.name)] = .joinTable(
@@ -277,7 +288,8 @@ struct LayoutBuilder {
         let key = PropertyKey(entity: owner, property: relationship.name)
         let storage: RelationshipStorage
         if !relationship.isToMany {
-            storage = .foreignKey(column: columns[key]!, entityColumn: entityColumns[key], orderColumn: orderColumns[key])
+            storage = .foreignKey(
+                column: columns[key]!, entityColumn: entityColumns[key], orderColumn: orderColumns[key])
         } else if let inverse = inverse(of: relationship), !inverse.isToMany {
             let inverseKey = PropertyKey(entity: declaring(inverse, inverseOf: relationship), property: inverse.name)
             storage = .inverseForeignKey(

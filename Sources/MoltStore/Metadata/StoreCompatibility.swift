@@ -18,7 +18,8 @@ public enum StoreCompatibility: Sendable, Hashable, CustomStringConvertible {
             self = .compatible
         } else {
             self = .incompatible(
-                differing: differing.sorted(by: NameOrder.precedes), missingFromStore: missing.sorted(by: NameOrder.precedes),
+                differing: differing.sorted(by: NameOrder.precedes),
+                missingFromStore: missing.sorted(by: NameOrder.precedes),
                 onlyInStore: extra.sorted(by: NameOrder.precedes))
         }
     }
@@ -31,7 +32,9 @@ public enum StoreCompatibility: Sendable, Hashable, CustomStringConvertible {
         var parts: [String] = []
         func list(_ names: [String]) -> String { names.joined(separator: ", ") }
         if !differing.isEmpty {
-            parts.append("\(differing.count == 1 ? "entity" : "entities") \(list(differing)) \(differing.count == 1 ? "differs" : "differ")")
+            parts.append(
+                "\(differing.count == 1 ? "entity" : "entities") \(list(differing)) \(differing.count == 1 ? "differs" : "differ")"
+            )
         }
         if !missing.isEmpty { parts.append("\(list(missing)) missing from the store") }
         if !extra.isEmpty { parts.append("\(list(extra)) only in the store") }
@@ -45,6 +48,8 @@ public enum StoreCompatibility: Sendable, Hashable, CustomStringConvertible {
         return MoltError(
             .incompatibleVersionHash, "the store was made with a different model than \(modelName): \(description)",
             location: SourceLocation(file: store),
-            recovery: "Give the model version the store was made with (a .xcdatamodeld bundle lets Molt find it), or migrate the store.")
+            recovery:
+                "Give the model version the store was made with (a .xcdatamodeld bundle lets Molt find it), or migrate the store."
+        )
     }
 }

@@ -61,7 +61,9 @@ public struct StoreMetadata: Sendable, Hashable {
         }
         func string(_ key: String) throws -> String? {
             guard let value = entries[key] else { return nil }
-            guard let text = value.stringValue else { throw Self.corrupt("\(key) is a \(value.kindName), not a string") }
+            guard let text = value.stringValue else {
+                throw Self.corrupt("\(key) is a \(value.kindName), not a string")
+            }
             return text
         }
         func integer(_ key: String) throws -> Int64? {

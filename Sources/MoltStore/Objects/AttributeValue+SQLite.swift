@@ -16,7 +16,8 @@ extension AttributeValue {
         case .date(let date): .real(ReferenceDate.storedSeconds(for: date))
         case .data(let bytes): .blob(bytes)
         case .uuid(let uuid):
-            AttributeStorage.uuidEncoding == .bytes ? .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) : .text(uuid.uuidString)
+            AttributeStorage.uuidEncoding == .bytes
+                ? .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) : .text(uuid.uuidString)
         case .uri(let text): .text(text)
         }
     }
@@ -59,7 +60,9 @@ extension AttributeValue {
             case .double, .float: return .double(number)
             case .date: return .date(ReferenceDate.date(fromStoredSeconds: number))
             case .decimal:
-                guard let decimal = Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")) else { throw mismatch() }
+                guard let decimal = Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")) else {
+                    throw mismatch()
+                }
                 return .decimal(decimal)
             case .integer16, .integer32, .integer64:
                 guard number.rounded() == number, abs(number) < 9.2e18 else { throw mismatch() }
@@ -72,7 +75,9 @@ extension AttributeValue {
             case .string: return .string(text)
             case .uri: return .uri(text)
             case .decimal:
-                guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw mismatch() }
+                guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                    throw mismatch()
+                }
                 return .decimal(decimal)
             case .uuid:
                 guard let uuid = UUID(uuidString: text) else { throw mismatch() }
@@ -92,7 +97,12 @@ extension AttributeValue {
             case .uuid:
                 guard bytes.count == 16 else { throw mismatch() }
                 let b = [UInt8](bytes)
-                return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+                return .uuid(
+                    UUID(
+                        uuid: (
+                            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                            b[14], b[15]
+                        )))
             case .string:
                 guard let text = String(data: bytes, encoding: .utf8) else { throw mismatch() }
                 return .string(text)

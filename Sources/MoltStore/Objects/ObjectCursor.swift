@@ -85,7 +85,8 @@ public final class ObjectCursor {
             let key = rowStatement.int64(at: 0)
             let number = Int(rowStatement.int64(at: 1))
             guard let objectLayout = layout.entity(number: number) else {
-                throw MoltError(.persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
+                throw MoltError(
+                    .persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
             }
             var object = StoredObject(
                 id: ObjectID(entity: objectLayout.name, primaryKey: key), version: rowStatement.int64(at: 2))
@@ -128,7 +129,8 @@ public final class ObjectCursor {
         } else if link.destinationHasSubentities {
             // No entity column value: look the row up.
             let number = try connection.scalar(
-                "SELECT \"Z_ENT\" FROM \(SQL.identifier(link.destinationTable)) WHERE \"Z_PK\" = ?", [.integer(relatedKey)]
+                "SELECT \"Z_ENT\" FROM \(SQL.identifier(link.destinationTable)) WHERE \"Z_PK\" = ?",
+                [.integer(relatedKey)]
             )?.integerValue
             if let number, let related = layout.entity(number: Int(number)) { name = related.name }
         }
@@ -154,13 +156,15 @@ public final class ObjectCursor {
                     let number = Int(statement.int64(at: 2))
                     let name = layout.entity(number: number)?.name ?? link.relationship.destinationEntityName
                     let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
-                    found[owner, default: []].append((ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
+                    found[owner, default: []].append(
+                        (ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
                 }
                 for (owner, links) in found {
                     let index = indexByKey[owner]!
                     // Only objects that have this relationship (sub-entities may not).
                     guard objects[index].relationships[link.relationship.name] != nil else { continue }
-                    let ordered = link.relationship.isOrdered
+                    let ordered =
+                        link.relationship.isOrdered
                         ? links.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
                         : links.map(\.0).sorted()
                     objects[index].relationships[link.relationship.name] = .toMany(ordered)

@@ -52,11 +52,14 @@ public final class ObjectStore {
     // MARK: Reading
 
     /// A cursor over the objects of `entity` (and by default its sub-entities) in key order.
-    public func objects(of entity: String, includingSubentities: Bool = true, batchSize: Int = 500) throws
+    public func objects(
+        of entity: String, includingSubentities: Bool = true, batchSize: Int = 500
+    ) throws
         -> ObjectCursor
     {
         try ObjectCursor(
-            layout: layout, connection: store.connection, path: store.url.path, entity: try layout.requireEntity(entity),
+            layout: layout, connection: store.connection, path: store.url.path,
+            entity: try layout.requireEntity(entity),
             includingSubentities: includingSubentities, batchSize: batchSize)
     }
 

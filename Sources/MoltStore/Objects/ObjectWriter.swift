@@ -65,7 +65,8 @@ public final class ObjectWriter {
         }
         let key = try claimKey(primaryKey, for: entityLayout)
         let columns = entityLayout.attributes.map(\.column)
-        let sql = "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
+        let sql =
+            "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
         bindings += entityLayout.attributes.map { values[$0.attribute.name]?.sqliteValue ?? .null }
         do {
@@ -85,7 +86,9 @@ public final class ObjectWriter {
         var assignments: [String] = []
         var bindings: [SQLiteValue] = []
         for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            guard let column = entityLayout.attribute(named: name) else { throw unknownProperty(name, in: entityLayout) }
+            guard let column = entityLayout.attribute(named: name) else {
+                throw unknownProperty(name, in: entityLayout)
+            }
             if let value { try check(value, fits: column.attribute, entity: id.entity) }
             assignments.append("\(SQL.identifier(column.column)) = ?")
             bindings.append(value?.sqliteValue ?? .null)
@@ -114,16 +117,19 @@ public final class ObjectWriter {
         let link = try requireRelationship(relationship, of: owner)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = link.storage else {
             throw MoltError(
-                .validation, "the relationship is to-many; give a list of objects", entity: id.entity, property: relationship)
+                .validation, "the relationship is to-many; give a list of objects", entity: id.entity,
+                property: relationship)
         }
         if let target { try checkTarget(target, of: link, from: id) }
         let table = SQL.identifier(owner.table)
         let current = try connection.scalar(
-            "SELECT \(SQL.identifier(column)) FROM \(table) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])?.integerValue
+            "SELECT \(SQL.identifier(column)) FROM \(table) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])?
+            .integerValue
         if current == target?.primaryKey { return }
 
         if let inverse = layout.model.inverse(of: link.relationship), !inverse.isToMany,
-            let inverseLayout = layout.entity(named: link.relationship.destinationEntityName)?.relationship(named: inverse.name),
+            let inverseLayout = layout.entity(named: link.relationship.destinationEntityName)?.relationship(
+                named: inverse.name),
             case .foreignKey(let inverseColumn, let inverseEntityColumn, _) = inverseLayout.storage
         {
             let destination = SQL.identifier(link.destinationTable)
@@ -137,23 +143,28 @@ public final class ObjectWriter {
                     [.integer(target.primaryKey), .integer(id.primaryKey)])
                 try assign(
                     in: link.destinationTable, row: target.primaryKey,
-                    [(inverseColumn, .integer(id.primaryKey)),
-                     (inverseEntityColumn, .integer(Int64(owner.number)))])
+                    [
+                        (inverseColumn, .integer(id.primaryKey)),
+                        (inverseEntityColumn, .integer(Int64(owner.number))),
+                    ])
             }
         }
         var position: SQLiteValue = .null
         if let orderColumn, let target {
-            let last = try connection.scalar(
-                "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(table) WHERE \(SQL.identifier(column)) = ?",
-                [.integer(target.primaryKey)])?.integerValue ?? 0
+            let last =
+                try connection.scalar(
+                    "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(table) WHERE \(SQL.identifier(column)) = ?",
+                    [.integer(target.primaryKey)])?.integerValue ?? 0
             position = .integer(last + 1)
         }
         let targetNumber = try target.map { try layout.requireEntity($0.entity).number }
         try assign(
             in: owner.table, row: id.primaryKey,
-            [(column, target.map { .integer($0.primaryKey) } ?? .null),
-             (entityColumn, targetNumber.map { .integer(Int64($0)) } ?? .null),
-             (orderColumn, position)])
+            [
+                (column, target.map { .integer($0.primaryKey) } ?? .null),
+                (entityColumn, targetNumber.map { .integer(Int64($0)) } ?? .null),
+                (orderColumn, position),
+            ])
     }
 
     /// Makes the to-many `relationship` of `id` hold exactly `targets` (in that order, if
@@ -189,8 +200,10 @@ public final class ObjectWriter {
             for (offset, target) in targets.enumerated() {
                 try assign(
                     in: link.destinationTable, row: target.primaryKey,
-                    [(column, .integer(id.primaryKey)), (entityColumn, .integer(Int64(owner.number))),
-                     (orderColumn, .integer(Int64(offset + 1)))])
+                    [
+                        (column, .integer(id.primaryKey)), (entityColumn, .integer(Int64(owner.number))),
+                        (orderColumn, .integer(Int64(offset + 1))),
+                    ])
             }
         case .joinTable(let table, let own, let other, let orderColumn, let inverseOrderColumn, let mirrored):
             let join = SQL.identifier(table)
@@ -198,12 +211,18 @@ public final class ObjectWriter {
             let otherColumn = SQL.identifier(other)
             let wanted = Set(targets.map(\.primaryKey))
             let existing = Set(
-                try connection.rows("SELECT \(otherColumn) FROM \(join) WHERE \(ownColumn) = ?", [.integer(id.primaryKey)])
-                    .compactMap { $0[0].integerValue })
+                try connection.rows(
+                    "SELECT \(otherColumn) FROM \(join) WHERE \(ownColumn) = ?", [.integer(id.primaryKey)]
+                )
+                .compactMap { $0[0].integerValue })
             for key in existing where !wanted.contains(key) {
-                try run("DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [.integer(id.primaryKey), .integer(key)])
+                try run(
+                    "DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                    [.integer(id.primaryKey), .integer(key)])
                 if mirrored {
-                    try run("DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?", [.integer(key), .integer(id.primaryKey)])
+                    try run(
+                        "DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                        [.integer(key), .integer(id.primaryKey)])
                 }
             }
             for target in targets where !existing.contains(target.primaryKey) {
@@ -229,7 +248,8 @@ public final class ObjectWriter {
     /// Inserts one join row; when `appendingTo` names an order column, the new link goes at
     /// the end of the list it orders (the list of rows sharing `orderedBy`'s key).
     private func insertLink(
-        into table: String, own: String, ownKey: Int64, other: String, otherKey: Int64, appendingTo orderColumn: String?,
+        into table: String, own: String, ownKey: Int64, other: String, otherKey: Int64,
+        appendingTo orderColumn: String?,
         orderedBy groupColumn: String
     ) throws {
         let join = SQL.identifier(table)
@@ -237,14 +257,16 @@ public final class ObjectWriter {
         var values: [SQLiteValue] = [.integer(ownKey), .integer(otherKey)]
         if let orderColumn {
             let groupKey = groupColumn == own ? ownKey : otherKey
-            let last = try connection.scalar(
-                "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(join) WHERE \(SQL.identifier(groupColumn)) = ?",
-                [.integer(groupKey)])?.integerValue ?? 0
+            let last =
+                try connection.scalar(
+                    "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(join) WHERE \(SQL.identifier(groupColumn)) = ?",
+                    [.integer(groupKey)])?.integerValue ?? 0
             columns.append(orderColumn)
             values.append(.integer(last + 1))
         }
         try run(
-            "INSERT OR IGNORE INTO \(join) (\(SQL.identifiers(columns))) VALUES (\(SQL.placeholders(columns.count)))", values)
+            "INSERT OR IGNORE INTO \(join) (\(SQL.identifiers(columns))) VALUES (\(SQL.placeholders(columns.count)))",
+            values)
     }
 
     // MARK: Reading back
@@ -274,9 +296,11 @@ public final class ObjectWriter {
         let root = entity.rootName
         if lastKeys[root] == nil {
             let rootNumber = layout.entity(named: root)?.number ?? entity.number
-            let recorded = try connection.scalar(
-                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(rootNumber))])?.integerValue ?? 0
-            let used = try connection.scalar("SELECT MAX(\"Z_PK\") FROM \(SQL.identifier(entity.table))")?.integerValue ?? 0
+            let recorded =
+                try connection.scalar(
+                    "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(rootNumber))])?.integerValue ?? 0
+            let used =
+                try connection.scalar("SELECT MAX(\"Z_PK\") FROM \(SQL.identifier(entity.table))")?.integerValue ?? 0
             lastKeys[root] = max(recorded, used)
         }
         if let requested {
@@ -300,7 +324,9 @@ public final class ObjectWriter {
         }
         guard Int(number) == entityLayout.number else {
             let actual = layout.entity(number: Int(number))?.name ?? "entity \(number)"
-            throw MoltError(.validation, "the object with key \(id.primaryKey) is a \(actual), not a \(id.entity)", entity: id.entity)
+            throw MoltError(
+                .validation, "the object with key \(id.primaryKey) is a \(actual), not a \(id.entity)",
+                entity: id.entity)
         }
         return entityLayout
     }
@@ -327,7 +353,8 @@ public final class ObjectWriter {
     private func check(_ value: AttributeValue, fits attribute: Attribute, entity: String) throws {
         if case .double(let number) = value, number.isNaN {
             throw MoltError(
-                .validation, "NaN cannot be stored: SQLite turns it into NULL", entity: entity, property: attribute.name)
+                .validation, "NaN cannot be stored: SQLite turns it into NULL", entity: entity, property: attribute.name
+            )
         }
         guard value.fits(attribute.type) else {
             throw MoltError(

@@ -46,8 +46,10 @@ public struct CompanionFiles: Sendable, Hashable {
 
     /// Every companion present, for listing.
     public var all: [(name: String, entry: Entry)] {
-        [("wal", wal), ("shm", sharedMemory), ("journal", journal), ("support", supportFolder),
-         ("external data", externalData)]
-            .compactMap { name, entry in entry.map { (name, $0) } }
+        [
+            ("wal", wal), ("shm", sharedMemory), ("journal", journal), ("support", supportFolder),
+            ("external data", externalData),
+        ]
+        .compactMap { name, entry in entry.map { (name, $0) } }
     }
 }

@@ -66,7 +66,9 @@ extension SQLiteStore {
             }
             let mode = try connection.scalar("PRAGMA journal_mode = WAL")?.textValue
             guard mode?.lowercased() == "wal" else {
-                throw MoltError(.sqlite, "SQLite did not switch the new store to WAL mode", location: SourceLocation(file: url.path))
+                throw MoltError(
+                    .sqlite, "SQLite did not switch the new store to WAL mode", location: SourceLocation(file: url.path)
+                )
             }
         } catch {
             throw StoreErrors.wrap(error, path: url.path, doing: "creating the store")
@@ -83,10 +85,13 @@ extension SQLiteStore {
         try FileSync.sync(path: folder.path)
     }
 
-    private static func writeBookkeeping(_ connection: SQLiteConnection, layout: StoreLayout, options: StoreCreationOptions)
+    private static func writeBookkeeping(
+        _ connection: SQLiteConnection, layout: StoreLayout, options: StoreCreationOptions
+    )
         throws
     {
-        let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        let insert = try connection.prepare(
+            "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
         for entity in layout.entities {
             try insert.bind([.integer(Int64(entity.number)), .text(entity.name), .integer(Int64(entity.superNumber))])
             try insert.run()

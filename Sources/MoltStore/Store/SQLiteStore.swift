@@ -56,11 +56,15 @@ public final class SQLiteStore {
         }
         self.connection = connection
         let tables = try StoreErrors.sqlite(path, "reading the schema") {
-            Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+            Set(
+                try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    $0[0].textValue
+                })
         }
         for required in ["Z_METADATA", "Z_PRIMARYKEY"] where !tables.contains(required) {
             throw MoltError(
-                .persistentStoreInvalidType, "the file is an SQLite database but not a Core Data store: it has no \(required) table",
+                .persistentStoreInvalidType,
+                "the file is an SQLite database but not a Core Data store: it has no \(required) table",
                 location: SourceLocation(file: path), recovery: "Check that this is the app's store file.")
         }
         metadata = try Self.readMetadata(connection, path: path)
@@ -86,8 +90,10 @@ public final class SQLiteStore {
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
             throw MoltError(
-                .persistentStoreInvalidType, "the file is not an SQLite database (it does not start with SQLite's header)",
-                location: SourceLocation(file: url.path), recovery: "Check that this is the store file (often *.sqlite).")
+                .persistentStoreInvalidType,
+                "the file is not an SQLite database (it does not start with SQLite's header)",
+                location: SourceLocation(file: url.path),
+                recovery: "Check that this is the store file (often *.sqlite).")
         }
         if header.isEmpty {
             throw MoltError(
@@ -101,7 +107,8 @@ public final class SQLiteStore {
         }
         guard let row = rows.first else {
             throw MoltError(
-                .persistentStoreInvalidType, "the store's Z_METADATA table is empty", location: SourceLocation(file: path))
+                .persistentStoreInvalidType, "the store's Z_METADATA table is empty",
+                location: SourceLocation(file: path))
         }
         guard case .blob(let plistData) = row[1] else {
             throw MoltError(
@@ -143,10 +150,12 @@ public final class SQLiteStore {
             if best == nil || distance < best!.distance { best = (candidate, distance, compatibility) }
         }
         guard let best, var error = best.compatibility.error(store: path, model: best.model.name) else {
-            throw MoltError(.incompatibleVersionHash, "no model to compare the store with", location: SourceLocation(file: path))
+            throw MoltError(
+                .incompatibleVersionHash, "no model to compare the store with", location: SourceLocation(file: path))
         }
         if candidates.count > 1 {
-            error.message = "no version of the bundle matches the store; closest is \"\(best.model.name ?? "?")\": \(best.compatibility)"
+            error.message =
+                "no version of the bundle matches the store; closest is \"\(best.model.name ?? "?")\": \(best.compatibility)"
             error.code = .missingSourceModel
             error.details = try candidates.map { "\($0.name ?? "?"): \(try compatibility(with: $0))" }
         }
@@ -174,7 +183,10 @@ public final class SQLiteStore {
             return current
         }
         let tables = try StoreErrors.sqlite(path, "reading the schema") {
-            Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+            Set(
+                try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    $0[0].textValue
+                })
         }
         var counts: [Int: Int] = [:]
         let rootTables = Set(entityRecords.map { "Z" + root(of: $0).name.uppercased() })
@@ -222,7 +234,8 @@ public final class SQLiteStore {
         }
         guard exists > 0 else { return false }
         return try StoreErrors.sqlite(path, "reading Z_MODELCACHE") {
-            (try connection.scalar("SELECT count(*) FROM Z_MODELCACHE WHERE length(Z_CONTENT) > 0")?.integerValue ?? 0) > 0
+            (try connection.scalar("SELECT count(*) FROM Z_MODELCACHE WHERE length(Z_CONTENT) > 0")?.integerValue ?? 0)
+                > 0
         }
     }
 

@@ -38,7 +38,9 @@ struct CheckModel: ParsableCommand {
                 }
             }
             let versions = models.count == 1 ? "1 model" : "\(models.count) model versions"
-            Output.line("Checked \(versions): \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")")
+            Output.line(
+                "Checked \(versions): \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")"
+            )
             failed = errorCount > 0
         }
         if failed { throw ExitCode(ExitCodes.checkFailed) }

@@ -43,16 +43,19 @@ struct Create: ParsableCommand {
             var options = StoreCreationOptions()
             options.logger = logger
             var counts: [String: Int] = [:]
-            let created = try ObjectStore.create(at: URL(fileURLWithPath: store), model: objectModel, options: options) {
+            let created = try ObjectStore.create(at: URL(fileURLWithPath: store), model: objectModel, options: options)
+            {
                 writer in
                 if let seedData, let seed {
                     counts = try ObjectsJSONImporter().importObjects(from: seedData, file: seed, into: writer)
                 }
             }
             let total = counts.values.reduce(0, +)
-            let detail = counts.keys.sorted(by: NameOrder.precedes).map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+            let detail = counts.keys.sorted(by: NameOrder.precedes).map { "\($0) \(counts[$0]!)" }.joined(
+                separator: ", ")
             Output.line(
-                "Created \(created.store.url.path) for model \(objectModel.name ?? model): \(total) objects\(detail.isEmpty ? "" : " (\(detail))")")
+                "Created \(created.store.url.path) for model \(objectModel.name ?? model): \(total) objects\(detail.isEmpty ? "" : " (\(detail))")"
+            )
         }
     }
 }

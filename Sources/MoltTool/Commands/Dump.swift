@@ -19,7 +19,10 @@ struct Dump: ParsableCommand {
     @Argument(help: "The store file.")
     var store: String
 
-    @Option(help: "The model: a .xcdatamodeld bundle (the version matching the store is used), .xcdatamodel or contents file.")
+    @Option(
+        help:
+            "The model: a .xcdatamodeld bundle (the version matching the store is used), .xcdatamodel or contents file."
+    )
     var model: String
 
     @Flag(help: "Write Molt's canonical JSON instead of text.")
@@ -34,7 +37,8 @@ struct Dump: ParsableCommand {
         let logger = global.bootstrap()
         try global.run {
             let opened = try ObjectStore.open(
-                at: URL(fileURLWithPath: store), models: try ModelArguments.source(model), readOnly: true, logger: logger)
+                at: URL(fileURLWithPath: store), models: try ModelArguments.source(model), readOnly: true,
+                logger: logger)
             let sink = try OutputSink(path: output)
             if json {
                 try ObjectsJSONExporter().export(opened) { try sink.write($0) }
@@ -111,7 +115,8 @@ final class OutputSink {
             return
         }
         let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).molt-\(UUID().uuidString)")
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).molt-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
             throw MoltError(.fileWriteUnknown, "cannot create the output file", location: SourceLocation(file: path))
         }
@@ -127,7 +132,9 @@ final class OutputSink {
         do {
             try handle.write(contentsOf: Data(text.utf8))
         } catch {
-            throw MoltError(.fileWriteUnknown, "cannot write: \(error.localizedDescription)", location: SourceLocation(file: path ?? "standard output"))
+            throw MoltError(
+                .fileWriteUnknown, "cannot write: \(error.localizedDescription)",
+                location: SourceLocation(file: path ?? "standard output"))
         }
     }
 

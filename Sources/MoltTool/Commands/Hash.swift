@@ -30,7 +30,9 @@ struct Hash: ParsableCommand {
     func run() throws {
         _ = global.bootstrap()
         try global.run {
-            let models = allVersions ? try ModelArguments.allModels(model) : [try ModelArguments.model(model, version: modelVersion)]
+            let models =
+                allVersions
+                ? try ModelArguments.allModels(model) : [try ModelArguments.model(model, version: modelVersion)]
             let results = try models.map { model in
                 let hashes = try model.entityVersionHashes()
                 return VersionHashes(

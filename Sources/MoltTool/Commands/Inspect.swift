@@ -30,7 +30,8 @@ struct Inspect: ParsableCommand {
             let opened = try SQLiteStore(at: url, readOnly: true, logger: logger)
             var report = try StoreReport(store: opened)
             if let model {
-                report.model = try ModelMatchReport(store: opened, source: try ModelArguments.source(model), path: model)
+                report.model = try ModelMatchReport(
+                    store: opened, source: try ModelArguments.source(model), path: model)
                 incompatible = report.model?.matchingVersion == nil
             }
             if json {
@@ -86,7 +87,9 @@ struct StoreReport: Encodable {
         pageCount = facts.pageCount
         autoVacuum = ["none", "full", "incremental"][min(max(facts.autoVacuum, 0), 2)]
         journalMode = try store.journalMode()
-        companions = store.companionFiles.all.map { Companion(kind: $0.name, path: $0.entry.url.path, size: $0.entry.size) }
+        companions = store.companionFiles.all.map {
+            Companion(kind: $0.name, path: $0.entry.url.path, size: $0.entry.size)
+        }
         storeUUID = metadata.storeUUID
         storeType = metadata.storeType
         frameworkVersion = metadata.frameworkVersion
@@ -100,7 +103,7 @@ struct StoreReport: Encodable {
         let byNumber = Dictionary(store.entityRecords.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         let names = Set(metadata.entityVersionHashes.keys).union(records.keys).sorted { a, b in
             switch (records[a]?.number, records[b]?.number) {
-            case let (x?, y?): x < y
+            case (let x?, let y?): x < y
             case (nil, nil): NameOrder.precedes(a, b)
             case (nil, _): false
             case (_, nil): true
@@ -122,25 +125,38 @@ struct StoreReport: Encodable {
             Output.line("Companions:   none")
         } else {
             for (offset, companion) in companions.enumerated() {
-                let size = companion.kind == "support" || companion.kind == "external data"
+                let size =
+                    companion.kind == "support" || companion.kind == "external data"
                     ? "\(companion.size) entries" : "\(companion.size) bytes"
-                Output.line("\(offset == 0 ? "Companions:   " : "              ")\(companion.kind): \(companion.path) (\(size))")
+                Output.line(
+                    "\(offset == 0 ? "Companions:   " : "              ")\(companion.kind): \(companion.path) (\(size))"
+                )
             }
         }
         Output.line("UUID:         \(storeUUID)")
         Output.line("Store type:   \(storeType)")
-        Output.line("Framework:    \(frameworkVersion.map(String.init) ?? "not recorded") (NSPersistenceFrameworkVersion)")
-        Output.line("Hashes:       version \(versionHashesVersion.map(String.init) ?? "?")\(versionHashesDigest.map { ", digest \($0)" } ?? "")")
-        Output.line("Identifiers:  \(versionIdentifiers.isEmpty ? "none" : versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+        Output.line(
+            "Framework:    \(frameworkVersion.map(String.init) ?? "not recorded") (NSPersistenceFrameworkVersion)")
+        Output.line(
+            "Hashes:       version \(versionHashesVersion.map(String.init) ?? "?")\(versionHashesDigest.map { ", digest \($0)" } ?? "")"
+        )
+        Output.line(
+            "Identifiers:  \(versionIdentifiers.isEmpty ? "none" : versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
+        )
         Output.line("Model cache:  \(hasModelCache ? "present (Z_MODELCACHE)" : "none")")
         if !otherMetadataKeys.isEmpty {
             Output.line("Other keys:   \(otherMetadataKeys.joined(separator: ", "))")
         }
         Output.line("Entities:")
-        let rows = [["#", "ENTITY", "PARENT", "OBJECTS", "VERSION HASH"]] + entities.map { row in
-            [row.number.map(String.init) ?? "-", row.name, row.parent ?? "-", row.objects.map(String.init) ?? "-",
-             row.versionHash ?? "(not in metadata)"]
-        }
+        let rows =
+            [["#", "ENTITY", "PARENT", "OBJECTS", "VERSION HASH"]]
+            + entities.map { row in
+                [
+                    row.number.map(String.init) ?? "-", row.name, row.parent ?? "-",
+                    row.objects.map(String.init) ?? "-",
+                    row.versionHash ?? "(not in metadata)",
+                ]
+            }
         Output.table(rows).forEach { Output.line($0) }
         if let model { model.printText() }
     }
@@ -171,7 +187,9 @@ struct ModelMatchReport: Encodable {
     func printText() {
         Output.line("Model:        \(path)")
         if let matchingVersion {
-            let current = currentVersion.map { $0 == matchingVersion ? " (the current version)" : " (current version: \($0))" } ?? ""
+            let current =
+                currentVersion.map { $0 == matchingVersion ? " (the current version)" : " (current version: \($0))" }
+                ?? ""
             Output.line("Matching:     \(matchingVersion)\(current)")
         } else {
             Output.line("Matching:     none")

@@ -30,9 +30,10 @@ enum Output {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
         return rows.map { row in
-            indent + row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+            indent
+                + row.enumerated().map { column, cell in
+                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                }.joined(separator: "  ")
         }
     }
 
