@@ -71,10 +71,10 @@ public final class SQLiteConnection {
             throw SQLiteError(code: SQLiteResultCode(rawValue: extended), message: message, path: path)
         }
         handle = opened
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeout)
-        _ = molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
-        _ = molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        try check(sqlite3_extended_result_codes(handle, 1), sql: "extended result codes")
+        try check(sqlite3_busy_timeout(handle, busyTimeout), sql: "busy timeout")
+        try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "defensive mode")
+        try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "untrusted schema")
         // A cheap read of the schema: a file that is not a database, or is encrypted or
         // truncated, fails here rather than at some later statement.
         _ = try scalar("SELECT count(*) FROM sqlite_master")

@@ -120,6 +120,7 @@ struct CLITests {
             (["create", "EXISTS", "--model", "BUNDLE"], 73, "already exists"),
             (["create", "new.sqlite", "--model", "BUNDLE", "--seed", "BAD_SEED"], 65, "BAD_SEED:1"),
             (["hash", "BAD_MODEL"], 65, "unknown attribute type \"Colour\""),
+            (["create", "new.sqlite", "--model", "BROKEN_MODEL"], 65, "the inverse relationship \"nope\" does not exist on B"),
             (["frobnicate"], 64, "Unexpected argument"),
             (["dump", "x.sqlite"], 64, "--model"),
         ] as [([String], Int32, String)])
@@ -130,7 +131,13 @@ struct CLITests {
         let badModel = try folder.write(
             ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"),
             to: "Bad.xcdatamodel/contents")
+        let brokenModel = try folder.write(
+            ModelXML.document("""
+                <entity name="A"><relationship name="b" optional="YES" maxCount="1" destinationEntity="B" inverseName="nope" inverseEntity="B"/></entity>
+                <entity name="B"/>
+                """), to: "Broken.xcdatamodel/contents")
         let substitutions = [
+            "BROKEN_MODEL": brokenModel.path,
             "NOT_A_STORE": notAStore.path, "EXISTS": exists.path, "BUNDLE": bundle, "BAD_SEED": badSeed.path,
             "BAD_MODEL": badModel.path,
         ]

@@ -23,6 +23,29 @@ struct RealStoreLayoutTests {
         #expect(expected.tables.count == 6)  // checks the comparison saw something
     }
 
+    @Test("Apple's store opens, its stored hashes equal TestModel's, and TestModel 2 differs as it should")
+    func appleStoreMetadata() throws {
+        let folder = TemporaryDirectory()
+        let apple = try folder.copy(Fixtures.real("coredatastack/TestModel.sqlite"))
+        let store = try SQLiteStore(at: apple)
+        let bundle = try ModelBundle(url: Fixtures.real("coredatastack/Sample.xcdatamodeld"))
+        #expect(store.metadata.entityVersionHashes == (try bundle.model(named: "TestModel").entityVersionHashes()))
+        #expect(store.metadata.storeUUID == "E7350B5D-5058-46F7-90B9-DCA517BBAF92")
+        #expect(store.metadata.frameworkVersion == 637 && store.metadata.versionIdentifiers == [""])
+        #expect(try store.hasModelCache())
+        #expect(
+            try store.compatibility(with: bundle.model(named: "TestModel 2"))
+                == .incompatible(differing: ["Book"], missingFromStore: ["Publisher"], onlyInStore: []))
+        #expect(try store.matchingModel(from: .bundle(bundle)).name == "TestModel")
+        // Writing the metadata back through Molt's property-list writer keeps every value.
+        let reread = try StoreMetadata(
+            propertyList: try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(store.metadata.propertyList)),
+            storeUUID: store.metadata.storeUUID)
+        #expect(reread == store.metadata)
+        let empty = try ObjectStore(store: store, model: bundle.model(named: "TestModel"))
+        #expect(try empty.count(of: "Author") == 0)
+    }
+
     @Test("Z_PRIMARYKEY and the file settings match Apple's store")
     func bookkeepingMatchesAppleStore() throws {
         let folder = TemporaryDirectory()

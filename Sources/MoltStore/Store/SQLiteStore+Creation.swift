@@ -83,6 +83,9 @@ extension SQLiteStore {
                 location: SourceLocation(file: url.path))
         }
         try FileSync.sync(path: folder.path)
+        options.logger?.debug(
+            "created store",
+            metadata: ["molt.store": "\(url.path)", "molt.entities": "\(layout.entities.count)", "molt.uuid": "\(options.storeUUID)"])
     }
 
     private static func writeBookkeeping(

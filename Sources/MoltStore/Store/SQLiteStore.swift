@@ -75,6 +75,12 @@ public final class SQLiteStore {
                     superNumber: Int(row[2].integerValue ?? 0), maximumKey: row[3].integerValue ?? 0)
             }
         }
+        connection.logger.debug(
+            "opened store",
+            metadata: [
+                "molt.store": "\(path)", "molt.mode": "\(mode)", "molt.entities": "\(entityRecords.count)",
+                "molt.uuid": "\(metadata.storeUUID)",
+            ])
     }
 
     /// SQLite's files start with these 16 bytes; checking them first gives a clear error for
@@ -205,7 +211,12 @@ public final class SQLiteStore {
     /// per-connection settings and not recorded). Read from the database header (bytes 18 and
     /// 19 are 2 in WAL mode), which is what the file says whoever opens it.
     public func journalMode() throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw FileErrors.readFailed(path, underlying: error)
+        }
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
         guard header.count == 20 else { return "unknown" }

@@ -140,8 +140,14 @@ final class OutputSink {
 
     func finish() throws {
         guard let path, let temporary else { return }
-        try handle.synchronize()
-        try handle.close()
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw MoltError(
+                .fileWriteUnknown, "cannot finish writing: \(error.localizedDescription)",
+                location: SourceLocation(file: path))
+        }
         // rename(2) replaces an existing file atomically: readers see the old or the new one.
         guard rename(temporary.path, path) == 0 else {
             throw MoltError(
