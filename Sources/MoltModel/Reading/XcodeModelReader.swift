@@ -165,13 +165,7 @@ private struct Context {
             renamingIdentifier: text(element, "elementID"),
             versionHashModifier: text(element, "versionHashModifier"),
             location: location(element))
-        for child in element.children {
-            switch child.name {
-            case "userInfo": attribute.userInfo = try userInfo(child, entity: entity)
-            default:
-                throw error(child, "unknown element <\(child.name)> in <attribute>", entity: entity, property: name)
-            }
-        }
+        attribute.userInfo = try propertyUserInfo(element, entity: entity, property: name)
         return attribute
     }
 
@@ -207,13 +201,7 @@ private struct Context {
             renamingIdentifier: text(element, "elementID"),
             versionHashModifier: text(element, "versionHashModifier"),
             location: location(element))
-        for child in element.children {
-            switch child.name {
-            case "userInfo": relationship.userInfo = try userInfo(child, entity: entity)
-            default:
-                throw error(child, "unknown element <\(child.name)> in <relationship>", entity: entity, property: name)
-            }
-        }
+        relationship.userInfo = try propertyUserInfo(element, entity: entity, property: name)
         return relationship
     }
 
@@ -268,6 +256,19 @@ private struct Context {
                 name: "compoundIndex\(offset + 1)", elements: properties.map { FetchIndex.Element(property: $0) },
                 location: location(compound))
         }
+    }
+
+    /// The user info of an `<attribute>` or `<relationship>`, its only allowed child.
+    func propertyUserInfo(_ element: ParsedElement, entity: String, property: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for child in element.children {
+            guard child.name == "userInfo" else {
+                throw error(
+                    child, "unknown element <\(child.name)> in <\(element.name)>", entity: entity, property: property)
+            }
+            result = try userInfo(child, entity: entity)
+        }
+        return result
     }
 
     func userInfo(_ element: ParsedElement, entity: String?) throws -> [String: String] {

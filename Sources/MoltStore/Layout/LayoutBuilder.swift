@@ -119,36 +119,29 @@ struct LayoutBuilder {
             for relationship in entity.relationships.sorted(by: { NameOrder.precedes($0.name, $1.name) })
             where !relationship.isTransient && !relationship.isToMany {
                 let key = PropertyKey(entity: entity.name, property: relationship.name)
-                let name = names.claim(ColumnNaming.column(forProperty: relationship.name))
+                // A relationship's INTEGER columns: rank 1 the key, 2 the entity, 3 the order.
+                func addColumn(_ base: String, rank: Int) -> String {
+                    let name = names.claim(base)
+                    requests.append(
+                        ColumnRequest(
+                            group: 0, rank: rank, property: relationship.name, entityNumber: entityNumber, name: name,
+                            type: "INTEGER"))
+                    return name
+                }
+                let name = addColumn(ColumnNaming.column(forProperty: relationship.name), rank: 1)
                 columns[key] = name
-                requests.append(
-                    ColumnRequest(
-                        group: 0, rank: 1, property: relationship.name, entityNumber: entityNumber, name: name,
-                        type: "INTEGER"))
                 indexes.append(
                     IndexLayout(
                         name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
                         columns: [name]))
                 if hasSubentities(relationship.destinationEntityName) {
-                    let entityColumn = names.claim(
+                    entityColumns[key] = addColumn(
                         ColumnNaming.entityColumn(
                             destinationNumber: number(relationship.destinationEntityName),
-                            relationship: relationship.name))
-                    entityColumns[key] = entityColumn
-                    requests.append(
-                        ColumnRequest(
-                            group: 0, rank: 2, property: relationship.name, entityNumber: entityNumber,
-                            name: entityColumn,
-                            type: "INTEGER"))
+                            relationship: relationship.name), rank: 2)
                 }
                 if let inverse = inverse(of: relationship), inverse.isToMany, inverse.isOrdered {
-                    let orderColumn = names.claim(ColumnNaming.orderColumn(orderingKeysIn: name))
-                    orderColumns[key] = orderColumn
-                    requests.append(
-                        ColumnRequest(
-                            group: 0, rank: 3, property: relationship.name, entityNumber: entityNumber,
-                            name: orderColumn,
-                            type: "INTEGER"))
+                    orderColumns[key] = addColumn(ColumnNaming.orderColumn(orderingKeysIn: name), rank: 3)
                 }
             }
         }
