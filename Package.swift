@@ -8,6 +8,7 @@
 //   MoltXML, MoltSQLite    safe XML parsing; checked SQLite access
 //   MoltModel              object models, Xcode model files, version hashes
 //   MoltStore              Core Data's SQLite layout, metadata, objects, JSON
+//   MoltMapping            mapping files, expressions, predicates, checking
 //   Molt                   the public umbrella library
 //   MoltPolicies           user entity-migration policies (Policies/)
 //   MoltTool               the command-line tool, `molt`
@@ -80,8 +81,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MoltMapping",
+            dependencies: [
+                "MoltCore", "MoltXML", "MoltModel", "MoltSQLite", "MoltStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Schema/mapping.xsd")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Molt",
-            dependencies: ["MoltCore", "MoltModel", "MoltStore"],
+            dependencies: ["MoltCore", "MoltModel", "MoltStore", "MoltMapping"],
             swiftSettings: swiftSettings
         ),
 
@@ -135,6 +145,11 @@ let package = Package(
         .testTarget(
             name: "MoltStoreTests",
             dependencies: ["MoltStore", "MoltSQLite", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltMappingTests",
+            dependencies: ["MoltMapping", "MoltStore", "MoltSQLite", "MoltTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -10,4 +10,5 @@
 // objects, JSON). The C libraries underneath are never part of this API.
 @_exported import MoltCore
 @_exported import MoltModel
+@_exported import MoltMapping
 @_exported import MoltStore

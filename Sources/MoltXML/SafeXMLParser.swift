@@ -19,7 +19,11 @@ package struct SafeXMLParser {
     package init() {}
 
     /// Reads and parses the file at `url`. `displayName` (default: the path) names it in errors.
-    package func parse(contentsOf url: URL, displayName: String? = nil) throws -> ParsedDocument {
+    package func parse(
+        contentsOf url: URL, displayName: String? = nil, schema: XMLSchema? = nil
+    ) throws
+        -> ParsedDocument
+    {
         let name = displayName ?? url.path
         let data: Data
         do {
@@ -36,11 +40,12 @@ package struct SafeXMLParser {
         } catch {
             throw FileErrors.readFailed(name, underlying: error)
         }
-        return try parse(data, file: name)
+        return try parse(data, file: name, schema: schema)
     }
 
-    /// Parses `data`; `file` names it in errors.
-    package func parse(_ data: Data, file: String) throws -> ParsedDocument {
+    /// Parses `data`; `file` names it in errors. With a `schema`, the document must also be
+    /// valid against it; otherwise ``XMLValidationFailure`` lists every violation.
+    package func parse(_ data: Data, file: String, schema: XMLSchema? = nil) throws -> ParsedDocument {
         guard data.count <= maximumFileSize else {
             throw MoltError(
                 .fileReadCorruptFile,
@@ -80,6 +85,10 @@ package struct SafeXMLParser {
             throw MoltError(
                 .fileReadCorruptFile, "the document is not well-formed XML",
                 location: SourceLocation(file: file, line: 1))
+        }
+        if let schema {
+            let violations = try schema.validate(document, file: file)
+            if !violations.isEmpty { throw XMLValidationFailure(file: file, violations: violations) }
         }
         return ParsedDocument(root: Self.copy(root), file: file)
     }
@@ -173,9 +182,14 @@ package struct SafeXMLParser {
 /// Collects libxml2's structured errors for one parse.
 final class XMLErrorCollector {
     let file: String
+    /// What the messages are about: "malformed XML", or a schema violation.
+    let prefix: String
     private(set) var errors: [MoltError] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, prefix: String = "malformed XML") {
+        self.file = file
+        self.prefix = prefix
+    }
 
     func record(_ error: MoltError) {
         errors.append(error)
@@ -186,20 +200,25 @@ final class XMLErrorCollector {
 }
 
 /// libxml2's structured error callback: turns an `xmlError` into a ``MoltError`` with file,
-/// line and column. Warnings are ignored.
-private func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+/// line, column and element. Warnings are ignored.
+func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
     guard let userData, let error else { return }
     let collector = Unmanaged<XMLErrorCollector>.fromOpaque(userData).takeUnretainedValue()
     guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     var message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
     message = message.trimmingCharacters(in: .whitespacesAndNewlines)
     if let first = message.first { message = first.lowercased() + message.dropFirst() }
-    let line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
+    var line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
     let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
+    var element: String?
+    if let node = error.pointee.node?.assumingMemoryBound(to: xmlNode.self), node.pointee.type == XML_ELEMENT_NODE {
+        element = node.pointee.name.map { String(cString: $0) }
+        if line == nil { line = Int(xmlGetLineNo(node)) }
+    }
     collector.record(
         MoltError(
-            .fileReadCorruptFile, "malformed XML: \(message)",
-            location: SourceLocation(file: collector.file, line: line, column: column)))
+            .fileReadCorruptFile, "\(collector.prefix): \(message)",
+            location: SourceLocation(file: collector.file, line: line, column: column, element: element)))
 }
 
 /// libxml2's process-wide set-up, done once.

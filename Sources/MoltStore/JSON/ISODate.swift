@@ -2,12 +2,12 @@
 /// used whenever that text reads back to exactly the stored seconds; otherwise the stored
 /// seconds since 2001-01-01 are written as a number. Computed with integer calendar
 /// arithmetic (proleptic Gregorian), not with locale-dependent formatters.
-enum ISODate {
+package enum ISODate {
     /// Seconds from 1970-01-01 to 2001-01-01.
     static let referenceOffset: Int64 = 978_307_200
 
     /// The text for `seconds` after 2001-01-01, when it round-trips exactly.
-    static func format(secondsSinceReference seconds: Double) -> String? {
+    package static func format(secondsSinceReference seconds: Double) -> String? {
         guard seconds.isFinite else { return nil }
         let milliseconds = (seconds * 1000).rounded()
         guard milliseconds / 1000 == seconds, abs(milliseconds) < 9e15 else { return nil }
@@ -37,7 +37,7 @@ enum ISODate {
 
     /// Seconds after 2001-01-01 for `YYYY-MM-DDTHH:MM:SS[.fff]Z` (fraction of 1 to 3 digits;
     /// `+00:00` accepted for `Z`), or nil for any other text.
-    static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         var rest = Substring(text)
         if rest.hasSuffix("+00:00") {
             rest = rest.dropLast(6)

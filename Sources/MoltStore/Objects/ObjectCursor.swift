@@ -24,14 +24,19 @@ public final class ObjectCursor {
     private let table: String
     private let tableColumns: [String: Int32]
     private let rowStatement: SQLiteStatement
+    private let conditionBindings: [SQLiteValue]
     private var relationshipStatements: [String: SQLiteStatement] = [:]
     private var lastKey: Int64
     private let upperKey: Int64
     private var finished = false
 
+    /// How many rows the cursor has read from the entity's table so far.
+    public private(set) var rowsRead = 0
+
     init(
         layout: StoreLayout, connection: SQLiteConnection, path: String, entity: EntityLayout,
-        includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max
+        includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
+        condition: SQLCondition? = nil
     ) throws {
         self.entity = entity.name
         self.batchSize = max(1, batchSize)
@@ -46,9 +51,11 @@ public final class ObjectCursor {
         var columns: [String: Int32] = [:]
         for (offset, column) in tableLayout.columns.enumerated() { columns[column.name] = Int32(offset) }
         self.tableColumns = columns
+        self.conditionBindings = condition?.bindings ?? []
+        let extra = condition.map { " AND (\($0.sql))" } ?? ""
         let sql = """
             SELECT \(SQL.identifiers(tableLayout.columns.map(\.name))) FROM \(SQL.identifier(entity.table)) \
-            WHERE "Z_ENT" IN (\(kinds.map(String.init).joined(separator: ", "))) AND "Z_PK" > ? AND "Z_PK" <= ? \
+            WHERE "Z_ENT" IN (\(kinds.map(String.init).joined(separator: ", "))) AND "Z_PK" > ? AND "Z_PK" <= ?\(extra) \
             ORDER BY "Z_PK" LIMIT ?
             """
         let connection = self.connection
@@ -78,10 +85,12 @@ public final class ObjectCursor {
     }
 
     private func readBatch() throws -> [StoredObject] {
-        try rowStatement.bind([.integer(lastKey), .integer(upperKey), .integer(Int64(batchSize))])
+        try rowStatement.bind(
+            [.integer(lastKey), .integer(upperKey)] + conditionBindings + [.integer(Int64(batchSize))])
         var objects: [StoredObject] = []
         var layouts: [EntityLayout] = []
         while try rowStatement.step() {
+            rowsRead += 1
             let key = rowStatement.int64(at: 0)
             let number = Int(rowStatement.int64(at: 1))
             guard let objectLayout = layout.entity(number: number) else {

@@ -1,0 +1,124 @@
+/// Prints expressions as canonical text: keywords in capitals, strings in double quotes,
+/// only the parentheses precedence needs. Parsing the text gives back an equal expression.
+enum ExpressionPrinter {
+    static func text(of expression: MappingExpression) -> String {
+        print(expression)
+    }
+
+    /// Binding strength, weakest first; a child weaker than its parent needs parentheses.
+    static func precedence(_ expression: MappingExpression) -> Int {
+        switch expression.kind {
+        case .or: 1
+        case .and: 2
+        case .not: 3
+        case .comparison: 4
+        case .arithmetic(.add, _, _), .arithmetic(.subtract, _, _): 5
+        case .arithmetic(.multiply, _, _), .arithmetic(.divide, _, _): 6
+        case .arithmetic(.power, _, _): 7
+        case .negate: 8
+        case .constant(.integer(let value)) where value < 0: 8
+        case .constant(.double(let value)) where value < 0 || (value == 0 && value.sign == .minus): 8
+        default: 10
+        }
+    }
+
+    static func wrapped(_ child: MappingExpression, if condition: Bool) -> String {
+        condition ? "(\(print(child)))" : print(child)
+    }
+
+    static func print(_ expression: MappingExpression) -> String {
+        let own = precedence(expression)
+        switch expression.kind {
+        case .constant(let constant):
+            return text(of: constant)
+        case .variable(let name):
+            return "$" + name
+        case .keyPath(let base, let components):
+            let keys = components.map(key).joined(separator: ".")
+            guard let base else { return keys }
+            return wrapped(base, if: precedence(base) < 10) + "." + keys
+        case .aggregate(let items):
+            return "{" + items.map(print).joined(separator: ", ") + "}"
+        case .function(let name, let arguments):
+            return name + "(" + arguments.map(print).joined(separator: ", ") + ")"
+        case .call(let target, let selector, let arguments):
+            return "FUNCTION(" + ([print(target), quoted(selector)] + arguments.map(print)).joined(separator: ", ")
+                + ")"
+        case .ternary(let condition, let then, let otherwise):
+            return "TERNARY(\(print(condition)), \(print(then)), \(print(otherwise)))"
+        case .index(let base, let index):
+            let inner: String
+            switch index {
+            case .position(let position): inner = print(position)
+            case .first: inner = "FIRST"
+            case .last: inner = "LAST"
+            case .size: inner = "SIZE"
+            }
+            return wrapped(base, if: precedence(base) < 10) + "[" + inner + "]"
+        case .negate(let operand):
+            // "- -x" and "-(-1)" keep their meaning only with parentheses.
+            return "-" + wrapped(operand, if: precedence(operand) <= own)
+        case .arithmetic(let op, let lhs, let rhs):
+            if op == .power {
+                return wrapped(lhs, if: precedence(lhs) <= own) + " ** " + wrapped(rhs, if: precedence(rhs) < own)
+            }
+            return wrapped(lhs, if: precedence(lhs) < own) + " \(op.rawValue) "
+                + wrapped(rhs, if: precedence(rhs) <= own)
+        case .comparison(let comparison):
+            var text = comparison.quantifier.map { $0.rawValue + " " } ?? ""
+            text += wrapped(comparison.lhs, if: precedence(comparison.lhs) <= own)
+            text += " " + comparison.op.rawValue
+            let flags = (comparison.caseInsensitive ? "c" : "") + (comparison.diacriticInsensitive ? "d" : "")
+            if !flags.isEmpty { text += "[\(flags)]" }
+            text += " " + wrapped(comparison.rhs, if: precedence(comparison.rhs) <= own)
+            return text
+        case .not(let operand):
+            return "NOT " + wrapped(operand, if: precedence(operand) < own)
+        case .and(let lhs, let rhs):
+            return wrapped(lhs, if: precedence(lhs) < own) + " AND " + wrapped(rhs, if: precedence(rhs) <= own)
+        case .or(let lhs, let rhs):
+            return wrapped(lhs, if: precedence(lhs) < own) + " OR " + wrapped(rhs, if: precedence(rhs) <= own)
+        case .truePredicate:
+            return "TRUEPREDICATE"
+        case .falsePredicate:
+            return "FALSEPREDICATE"
+        }
+    }
+
+    static func text(of constant: Constant) -> String {
+        switch constant {
+        case .null: "nil"
+        case .bool(let flag): flag ? "TRUE" : "FALSE"
+        case .integer(let number): String(number)
+        case .double(let number): number.description
+        case .string(let text): quoted(text)
+        }
+    }
+
+    /// A key as written in a key path: `#word` for keywords and names that are not plain names.
+    static func key(_ name: String) -> String {
+        if name.hasPrefix("@") { return name }
+        let plain =
+            name.first.map { $0 == "_" || $0.isLetter } == true
+            && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+        return plain && !Keywords.isKeyword(name) ? name : "#" + name
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\u{00}"..."\u{1F}", "\u{7F}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
