@@ -1,4 +1,5 @@
 import Foundation
+import MoltCore
 
 /// Following key paths: a key of an object, of every object of a collection (flattened, nils
 /// left out), collection operators and indexes.
@@ -18,7 +19,15 @@ enum KeyPaths {
             guard let resolver = context.resolver else {
                 throw EvaluationError("cannot read \"\(key)\": no store to read objects from", offset: offset)
             }
-            return try resolver.value(of: key, on: reference)
+            do {
+                return try resolver.value(of: key, on: reference)
+            } catch let error as EvaluationError {
+                throw error
+            } catch let error as MoltError {
+                throw EvaluationError(error.message, offset: offset)
+            } catch {
+                throw EvaluationError("\(error)", offset: offset)
+            }
         case .collection(let items):
             var result: [ExpressionValue] = []
             for item in items {

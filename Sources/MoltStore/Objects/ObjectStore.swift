@@ -51,16 +51,15 @@ public final class ObjectStore {
 
     // MARK: Reading
 
-    /// A cursor over the objects of `entity` (and by default its sub-entities) in key order.
+    /// A cursor over the objects of `entity` (and by default its sub-entities) in key order;
+    /// with a `condition`, only the rows that meet it are read.
     public func objects(
-        of entity: String, includingSubentities: Bool = true, batchSize: Int = 500
-    ) throws
-        -> ObjectCursor
-    {
+        of entity: String, includingSubentities: Bool = true, batchSize: Int = 500, where condition: SQLCondition? = nil
+    ) throws -> ObjectCursor {
         try ObjectCursor(
             layout: layout, connection: store.connection, path: store.url.path,
             entity: try layout.requireEntity(entity),
-            includingSubentities: includingSubentities, batchSize: batchSize)
+            includingSubentities: includingSubentities, batchSize: batchSize, condition: condition)
     }
 
     /// The object with `id`, or nil when there is none.

@@ -85,7 +85,10 @@ extension SQLiteStore {
         try FileSync.sync(path: folder.path)
         options.logger?.debug(
             "created store",
-            metadata: ["molt.store": "\(url.path)", "molt.entities": "\(layout.entities.count)", "molt.uuid": "\(options.storeUUID)"])
+            metadata: [
+                "molt.store": "\(url.path)", "molt.entities": "\(layout.entities.count)",
+                "molt.uuid": "\(options.storeUUID)",
+            ])
     }
 
     private static func writeBookkeeping(

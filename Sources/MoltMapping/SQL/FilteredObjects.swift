@@ -1,0 +1,57 @@
+public import Foundation
+internal import MoltCore
+public import MoltStore
+
+/// Reads the objects of a source entity that pass a filter: what SQL can check is checked while
+/// reading the table (so a filter keeping 1% of a million rows reads 1% of them), the rest on
+/// each object read.
+///
+/// ```swift
+/// let filter = try ExpressionParser().parse("status != \"deleted\" AND createdAt > $cutoff")
+/// let objects = try FilteredObjects(store: store, entity: "Post", filter: filter, variables: ["cutoff": .string("2024-01-01T00:00:00Z")])
+/// while let batch = try objects.nextBatch() { … }
+/// ```
+public final class FilteredObjects {
+    public let plan: FilterPlan
+    private let cursor: ObjectCursor
+    private let residual: CompiledExpression?
+    private let context: EvaluationContext
+    private let resolver: StoreObjectResolver
+
+    public init(
+        store: ObjectStore, entity: String, filter: MappingExpression?, variables: [String: ExpressionValue] = [:],
+        batchSize: Int = 500, now: Date = Date(), resolver: StoreObjectResolver? = nil
+    ) throws {
+        let layout = try store.layout.requireEntity(entity)
+        plan =
+            filter.map { PredicateSQLTranslator.plan($0, entity: layout, variables: variables, now: now) }
+            ?? FilterPlan(condition: nil, residual: nil)
+        if plan.condition?.sql.contains(MappingSQLFunctions.stringOperator) == true {
+            try MappingSQLFunctions.register(on: store.store.connection)
+        }
+        cursor = try store.objects(of: entity, batchSize: batchSize, where: plan.condition)
+        residual = plan.residual.map(ExpressionCompiler.compile)
+        self.resolver = resolver ?? StoreObjectResolver(source: store)
+        var allVariables = EvaluationContext.variables(userInfo: [:])
+        allVariables.merge(variables) { _, new in new }
+        context = EvaluationContext(variables: allVariables, resolver: self.resolver)
+        context.now = { now }
+    }
+
+    /// Rows read from the table so far (objects that passed the SQL part of the filter).
+    public var rowsRead: Int { cursor.rowsRead }
+
+    /// The next objects that pass the filter, or nil when there are no more. A batch may be
+    /// empty when the in-memory part of the filter turned every object of a read away.
+    public func nextBatch() throws -> [StoredObject]? {
+        guard let batch = try cursor.nextBatch() else { return nil }
+        guard let residual else { return batch }
+        return try batch.filter { object in
+            resolver.remember(object)
+            let reference = ExpressionValue.object(ObjectReference(.source, object.id))
+            context.variables["source"] = reference
+            context.object = reference
+            return try residual.test(context)
+        }
+    }
+}

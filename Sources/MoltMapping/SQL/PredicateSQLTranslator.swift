@@ -1,0 +1,295 @@
+public import Foundation
+internal import MoltModel
+internal import MoltSQLite
+public import MoltStore
+
+/// How a filter runs: the part SQLite can check while reading the source table, and the rest,
+/// checked on each object read.
+public struct FilterPlan: Sendable {
+    /// Conditions SQLite checks (nil: every row is read).
+    public var condition: SQLCondition?
+    /// Conditions checked on each object in memory (nil: none).
+    public var residual: MappingExpression?
+
+    /// Whether the whole filter runs in SQL.
+    public var isFullySQL: Bool { residual == nil }
+}
+
+/// Translates a filter into SQL on the source entity's table, as far as it keeps the exact
+/// meaning of in-memory evaluation (see ``ValueComparison``).
+///
+/// The filter's top-level `AND` parts are translated one by one; the parts that cannot be go to
+/// ``FilterPlan/residual``. Translated: comparisons of a stored attribute of the entity with a
+/// constant (literals, `$variables`, functions of constants such as `date("…")` and `now()`) or
+/// with another attribute of the same kind, `IN` a list, `BETWEEN`, string operators with
+/// `[c]`/`[d]` (through an SQL function running Molt's own rules), `== nil` / `!= nil` on
+/// attributes and to-one relationships, `TRUEPREDICATE`, `FALSEPREDICATE`, and `AND`/`OR`/`NOT`
+/// of translated parts. Not translated: key paths through relationships, `ANY`/`ALL`/`NONE`,
+/// `FUNCTION`, and comparisons whose meaning differs in SQL (a string attribute against a number).
+public enum PredicateSQLTranslator {
+    /// Plans `filter` for objects of `entity`. `variables` are the user-info values the filter
+    /// may name; `now` is the time `now()` stands for.
+    public static func plan(
+        _ filter: MappingExpression, entity: EntityLayout, variables: [String: ExpressionValue], now: Date = Date()
+    ) -> FilterPlan {
+        let translator = Translator(entity: entity, variables: variables, now: now)
+        var translated: [SQLPart] = []
+        var residual: [MappingExpression] = []
+        for part in conjuncts(of: filter) {
+            if let sql = translator.translate(part) {
+                translated.append(sql)
+            } else {
+                residual.append(part)
+            }
+        }
+        let condition =
+            translated.isEmpty
+            ? nil
+            : SQLCondition(
+                sql: translated.map(\.sql).joined(separator: " AND "), bindings: translated.flatMap(\.bindings))
+        let rest = residual.dropFirst().reduce(residual.first) { combined, next in
+            combined.map { MappingExpression(.and($0, next), offset: $0.offset) }
+        }
+        return FilterPlan(condition: condition, residual: rest)
+    }
+
+    static func conjuncts(of expression: MappingExpression) -> [MappingExpression] {
+        if case .and(let lhs, let rhs) = expression.kind { return conjuncts(of: lhs) + conjuncts(of: rhs) }
+        return [expression]
+    }
+}
+
+/// SQL text with its parameters; always 0 or 1 (never NULL), so NOT and OR keep their meaning.
+struct SQLPart {
+    var sql: String
+    var bindings: [SQLiteValue]
+}
+
+private struct Translator {
+    let entity: EntityLayout
+    let variables: [String: ExpressionValue]
+    let now: Date
+
+    /// A side of a comparison: a column of the entity's table, or a constant.
+    enum Operand {
+        case attribute(AttributeColumn)
+        case toOne(column: String)
+        case constant(ExpressionValue)
+    }
+
+    func translate(_ expression: MappingExpression) -> SQLPart? {
+        switch expression.kind {
+        case .truePredicate, .constant(.bool(true)): return SQLPart(sql: "1", bindings: [])
+        case .falsePredicate, .constant(.bool(false)): return SQLPart(sql: "0", bindings: [])
+        case .and(let lhs, let rhs), .or(let lhs, let rhs):
+            guard let left = translate(lhs), let right = translate(rhs) else { return nil }
+            let word = if case .and = expression.kind { "AND" } else { "OR" }
+            return SQLPart(sql: "(\(left.sql) \(word) \(right.sql))", bindings: left.bindings + right.bindings)
+        case .not(let operand):
+            guard let inner = translate(operand) else { return nil }
+            return SQLPart(sql: "(NOT \(inner.sql))", bindings: inner.bindings)
+        case .comparison(let comparison):
+            return translate(comparison)
+        default:
+            return nil
+        }
+    }
+
+    func operand(_ expression: MappingExpression) -> Operand? {
+        if case .keyPath(let base, let components) = expression.kind, components.count == 1 {
+            switch base?.kind {
+            case nil, .variable("source")?:
+                if let column = entity.attribute(named: components[0]) { return .attribute(column) }
+                if let link = entity.relationship(named: components[0]),
+                    case .foreignKey(let column, _, _) = link.storage
+                {
+                    return .toOne(column: column)
+                }
+                return nil
+            default: break
+            }
+        }
+        guard isConstant(expression) else { return nil }
+        let context = EvaluationContext(variables: variables)
+        let fixedNow = now
+        context.now = { fixedNow }
+        guard let value = try? ExpressionCompiler.compile(expression).evaluate(context) else { return nil }
+        return .constant(value)
+    }
+
+    /// Whether an expression reads no object: literals, variables that are not objects, and
+    /// built-in functions of those.
+    func isConstant(_ expression: MappingExpression) -> Bool {
+        switch expression.kind {
+        case .constant: return true
+        case .variable(let name):
+            guard let value = variables[name] else { return false }
+            switch value {
+            case .object, .target, .collection: return false
+            default: return true
+            }
+        case .aggregate(let items): return items.allSatisfy(isConstant)
+        case .function(let name, let arguments):
+            return BuiltinFunction(named: name) != .uuid && arguments.allSatisfy(isConstant)
+        case .negate(let operand): return isConstant(operand)
+        case .arithmetic(_, let lhs, let rhs): return isConstant(lhs) && isConstant(rhs)
+        default: return false
+        }
+    }
+
+    func translate(_ comparison: Comparison) -> SQLPart? {
+        guard comparison.quantifier == nil, let left = operand(comparison.lhs), let right = operand(comparison.rhs)
+        else { return nil }
+        let options = StringOptions(comparison)
+        switch (left, right) {
+        case (.attribute(let column), .constant(let value)):
+            return compare(column, comparison.op, value, options: options, mirrored: false)
+        case (.constant(let value), .attribute(let column)):
+            guard [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(comparison.op) else {
+                return nil
+            }
+            return compare(column, comparison.op, value, options: options, mirrored: true)
+        case (.attribute(let a), .attribute(let b)):
+            return compareColumns(a, comparison.op, b, options: options)
+        case (.toOne(let column), .constant(.null)), (.constant(.null), .toOne(let column)):
+            switch comparison.op {
+            case .equal: return SQLPart(sql: "(\(SQL.identifier(column)) IS NULL)", bindings: [])
+            case .notEqual: return SQLPart(sql: "(\(SQL.identifier(column)) IS NOT NULL)", bindings: [])
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The kind of comparison an attribute type takes part in.
+    enum Family { case numeric, date, text, uuid, bytes }
+
+    func family(_ type: AttributeType) -> Family? {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: .numeric
+        case .date: .date
+        case .string, .uri: .text
+        case .uuid: .uuid
+        case .binary, .transformable: .bytes
+        case .undefined, .objectID: nil
+        }
+    }
+
+    /// The SQL value a constant has when compared with an attribute, or nil when SQL would
+    /// compare it differently than Molt does.
+    func sqlValue(_ value: ExpressionValue, for attribute: Attribute) -> SQLiteValue? {
+        guard let family = family(attribute.type) else { return nil }
+        switch (family, value) {
+        case (_, .null): return .null
+        case (.numeric, .string(let text)):
+            guard let number = Numeric.parse(text) else { return nil }
+            return sqlNumber(number)
+        case (.numeric, _):
+            guard let number = Numeric(value) else { return nil }
+            return sqlNumber(number)
+        case (.date, .date(let date)): return .real(date.timeIntervalSinceReferenceDate)
+        case (.date, .string(let text)): return ISODate.parse(text).map(SQLiteValue.real)
+        case (.date, _): return Numeric(value).map { .real($0.double) }
+        case (.text, .string(let text)), (.text, .uri(let text)): return .text(text)
+        case (.uuid, .uuid(let uuid)): return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        case (.uuid, .string(let text)):
+            return UUID(uuidString: text).map { uuid in .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) }
+        case (.bytes, .data(let bytes)): return .blob(bytes)
+        default: return nil
+        }
+    }
+
+    func sqlNumber(_ number: Numeric) -> SQLiteValue {
+        switch number {
+        case .integer(let value): .integer(value)
+        case .double(let value): .real(value)
+        case .decimal: .real(number.double)
+        }
+    }
+
+    func compare(
+        _ column: AttributeColumn, _ op: Comparison.Operator, _ value: ExpressionValue, options: StringOptions,
+        mirrored: Bool
+    )
+        -> SQLPart?
+    {
+        let name = SQL.identifier(column.column)
+        let attribute = column.attribute
+        switch op {
+        case .equal, .notEqual:
+            if case .null = value {
+                return SQLPart(sql: "(\(name) IS \(op == .equal ? "" : "NOT ")NULL)", bindings: [])
+            }
+            if !options.isEmpty {
+                guard family(attribute.type) == .text, case .string(let text) = value else { return nil }
+                let test = stringTest("==", name, text, options)
+                return op == .equal ? test : SQLPart(sql: "(NOT \(test.sql))", bindings: test.bindings)
+            }
+            guard let bound = sqlValue(value, for: attribute) else { return nil }
+            return SQLPart(sql: "(\(name) IS \(op == .equal ? "" : "NOT ")?)", bindings: [bound])
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if case .null = value { return SQLPart(sql: "0", bindings: []) }
+            guard family(attribute.type) != .bytes, let bound = sqlValue(value, for: attribute) else { return nil }
+            let symbol = mirrored ? mirror(op) : op.rawValue
+            return SQLPart(sql: "COALESCE(\(name) \(symbol) ?, 0)", bindings: [bound])
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard family(attribute.type) == .text else { return nil }
+            switch value {
+            case .null: return SQLPart(sql: "0", bindings: [])
+            case .string(let text):
+                if op == .matches, (try? RegexCache.shared.regex(text, caseInsensitive: false)) == nil { return nil }
+                return stringTest(op.rawValue, name, text, options)
+            default: return nil
+            }
+        case .in:
+            guard options.isEmpty, case .collection(let items) = value, !items.contains(.null) else { return nil }
+            guard !items.isEmpty else { return SQLPart(sql: "0", bindings: []) }
+            let bound = items.compactMap { sqlValue($0, for: attribute) }
+            guard bound.count == items.count else { return nil }
+            return SQLPart(sql: "COALESCE(\(name) IN (\(SQL.placeholders(bound.count))), 0)", bindings: bound)
+        case .between:
+            guard case .collection(let bounds) = value, bounds.count == 2, family(attribute.type) != .bytes,
+                let low = sqlValue(bounds[0], for: attribute), let high = sqlValue(bounds[1], for: attribute),
+                low != .null, high != .null
+            else { return nil }
+            return SQLPart(sql: "COALESCE(\(name) BETWEEN ? AND ?, 0)", bindings: [low, high])
+        }
+    }
+
+    func compareColumns(
+        _ a: AttributeColumn, _ op: Comparison.Operator, _ b: AttributeColumn, options: StringOptions
+    )
+        -> SQLPart?
+    {
+        guard options.isEmpty, let family = family(a.attribute.type), family == self.family(b.attribute.type) else {
+            return nil
+        }
+        let left = SQL.identifier(a.column)
+        let right = SQL.identifier(b.column)
+        switch op {
+        case .equal: return SQLPart(sql: "(\(left) IS \(right))", bindings: [])
+        case .notEqual: return SQLPart(sql: "(\(left) IS NOT \(right))", bindings: [])
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard family != .bytes else { return nil }
+            return SQLPart(sql: "COALESCE(\(left) \(op.rawValue) \(right), 0)", bindings: [])
+        default: return nil
+        }
+    }
+
+    func stringTest(_ op: String, _ column: String, _ pattern: String, _ options: StringOptions) -> SQLPart {
+        SQLPart(
+            sql: "\(MappingSQLFunctions.stringOperator)(?, \(column), ?, \(options.rawValue))",
+            bindings: [.text(op), .text(pattern)])
+    }
+
+    func mirror(_ op: Comparison.Operator) -> String {
+        switch op {
+        case .less: ">"
+        case .lessOrEqual: ">="
+        case .greater: "<"
+        case .greaterOrEqual: "<="
+        default: op.rawValue
+        }
+    }
+}
