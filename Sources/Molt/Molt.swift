@@ -9,6 +9,6 @@
 // (object models, Xcode files, version hashes), MoltStore (Core Data's SQLite layout, metadata,
 // objects, JSON). The C libraries underneath are never part of this API.
 @_exported import MoltCore
-@_exported import MoltModel
 @_exported import MoltMapping
+@_exported import MoltModel
 @_exported import MoltStore

@@ -9,14 +9,14 @@ struct MoltCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "molt",
-        abstract: "Inspect, create, dump and (soon) migrate Core Data SQLite stores.",
+        abstract: "Inspect, create, dump and check Core Data SQLite stores, models and mapping files.",
         discussion: """
             Molt reads Xcode models (.xcdatamodeld bundles, .xcdatamodel versions, or their \
             contents files) and stores in Core Data's own SQLite layout.
 
             Exit codes:
               0   success
-              1   the check found errors (check-model)
+              1   the check found errors (check-model, check-mapping)
               3   the store does not match the model (Core Data error 134100/134130)
               64  bad command-line usage
               65  bad input data: malformed XML or JSON, an invalid model, a file that is not a store
@@ -28,6 +28,6 @@ struct MoltCommand: ParsableCommand {
             """,
         version:
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
-        subcommands: [Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self]
+        subcommands: [Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self, CheckMapping.self]
     )
 }

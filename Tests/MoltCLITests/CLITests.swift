@@ -11,7 +11,7 @@ struct CLITests {
     @Test("create then dump --json round-trips the example seed byte for byte")
     func createDumpRoundTrip() throws {
         let store = folder.path("blog.sqlite").path
-        let created = try Tool.run(["create", store, "--model", bundle, "--seed", seed])
+        let created = try Tool.run(["create", store, "--model", bundle, "--model-version", "Blog", "--seed", seed])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("13 objects (Article 2, Author 3, Comment 4, Tag 3, Video 1)"))
         let dumped = try Tool.run(["dump", store, "--model", bundle, "--json"])
@@ -32,7 +32,7 @@ struct CLITests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Journal:      wal"))
         #expect(run.stdout.contains("Identifiers:  \"Blog 1\""))
-        #expect(run.stdout.contains("Matching:     Blog (the current version)"))
+        #expect(run.stdout.contains("Matching:     Blog (current version: Blog 2)"))
         #expect(run.stdout.range(of: #"3\s+Post\s+-\s+0\s+"#, options: .regularExpression) != nil)
         #expect(run.stdout.range(of: #"4\s+Article\s+Post\s+2\s+"#, options: .regularExpression) != nil)
         #expect(try Data(contentsOf: store) == before)
@@ -120,7 +120,10 @@ struct CLITests {
             (["create", "EXISTS", "--model", "BUNDLE"], 73, "already exists"),
             (["create", "new.sqlite", "--model", "BUNDLE", "--seed", "BAD_SEED"], 65, "BAD_SEED:1"),
             (["hash", "BAD_MODEL"], 65, "unknown attribute type \"Colour\""),
-            (["create", "new.sqlite", "--model", "BROKEN_MODEL"], 65, "the inverse relationship \"nope\" does not exist on B"),
+            (
+                ["create", "new.sqlite", "--model", "BROKEN_MODEL"], 65,
+                "the inverse relationship \"nope\" does not exist on B"
+            ),
             (["frobnicate"], 64, "Unexpected argument"),
             (["dump", "x.sqlite"], 64, "--model"),
         ] as [([String], Int32, String)])
@@ -132,7 +135,8 @@ struct CLITests {
             ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"),
             to: "Bad.xcdatamodel/contents")
         let brokenModel = try folder.write(
-            ModelXML.document("""
+            ModelXML.document(
+                """
                 <entity name="A"><relationship name="b" optional="YES" maxCount="1" destinationEntity="B" inverseName="nope" inverseEntity="B"/></entity>
                 <entity name="B"/>
                 """), to: "Broken.xcdatamodel/contents")
@@ -150,6 +154,40 @@ struct CLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite").path))
     }
 
+    @Test("check-mapping passes the example and lists every problem of a broken mapping with line and column")
+    func checkMapping() throws {
+        let example = Fixtures.package("MappingModels/Blog-to-Blog2.xml").path
+        let clean = try Tool.run(["check-mapping", example, "--from", bundle, "--to", bundle])
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("0 errors, 0 warnings"))
+        let broken = try folder.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <mapping-model format="1" source-model="Blog" destination-model="Blog 2">
+                <entity-mapping name="AuthorToAuthor" type="transform" source="Author" destination="Author">
+                    <attribute name="handle" value="lowercase($source.nmae)"/>
+                </entity-mapping>
+                <entity-mapping name="Ghost" type="transform" source="Psot" destination="Article"/>
+            </mapping-model>
+            """, to: "broken.xml")
+        let run = try Tool.run(["check-mapping", broken.path, "--from", bundle, "--to", bundle])
+        #expect(run.status == 1)
+        #expect(
+            run.stdout.contains(
+                "\(broken.path):4:51: <attribute>: error: AuthorToAuthor.handle: Author has no attribute or relationship \"nmae\"; did you mean \"name\"?"
+            ))
+        #expect(
+            run.stdout.contains(
+                "\(broken.path):6: <entity-mapping>: error: Ghost: the source model has no entity \"Psot\""))
+        let quiet = try Tool.run(["check-mapping", broken.path, "--from", bundle, "--to", bundle, "--quiet"])
+        #expect(!quiet.stdout.contains("warning:"))
+        let unnamed = try Tool.run([
+            "check-mapping", broken.path, "--from", bundle, "--to", bundle, "--from-version", "Blog 9",
+        ])
+        #expect(unnamed.status == 66)
+        #expect(unnamed.stderr.contains("no version \"Blog 9\""))
+    }
+
     @Test("--verbose adds the error code and what to do")
     func verbose() throws {
         let run = try Tool.run(["inspect", "/nonexistent/store.sqlite", "--verbose"])
@@ -161,7 +199,7 @@ struct CLITests {
     func help() throws {
         let run = try Tool.run(["--help"])
         #expect(run.status == 0)
-        for word in ["inspect", "create", "dump", "hash", "check-model", "Exit codes", "134100"] {
+        for word in ["inspect", "create", "dump", "hash", "check-model", "check-mapping", "Exit codes", "134100"] {
             #expect(run.stdout.contains(word), "\(word)")
         }
     }

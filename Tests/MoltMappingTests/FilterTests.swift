@@ -19,7 +19,7 @@ final class FilterFixture: @unchecked Sendable {
     }
 
     init() throws {
-        model = try ModelLoader().load(at: Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld"))
+        model = try Examples.model()
         url = folder.path("filters.sqlite")
         _ = try ObjectStore.create(at: url, model: model) { writer in
             let authors = try (0..<3).map { index in

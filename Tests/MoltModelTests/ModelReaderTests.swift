@@ -16,7 +16,7 @@ struct ModelReaderTests {
 
     @Test("the bundled example model reads with every detail")
     func blogExample() throws {
-        let model = try ModelLoader().load(at: Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld"))
+        let model = try Examples.model()
         #expect(model.name == "Blog")
         #expect(model.versionIdentifiers == ["Blog 1"])
         #expect(model.entities.map(\.name) == ["Author", "Post", "Article", "Video", "Comment", "Tag"])

@@ -39,7 +39,8 @@ struct RealStoreLayoutTests {
         #expect(try store.matchingModel(from: .bundle(bundle)).name == "TestModel")
         // Writing the metadata back through Molt's property-list writer keeps every value.
         let reread = try StoreMetadata(
-            propertyList: try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(store.metadata.propertyList)),
+            propertyList: try BinaryPropertyListReader().read(
+                BinaryPropertyListWriter().write(store.metadata.propertyList)),
             storeUUID: store.metadata.storeUUID)
         #expect(reread == store.metadata)
         let empty = try ObjectStore(store: store, model: bundle.model(named: "TestModel"))

@@ -45,7 +45,7 @@ enum TestStores {
     static let blogBundle = Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld")
 
     static func blogModel() throws -> ObjectModel {
-        try ModelLoader().load(at: blogBundle)
+        try Examples.model("Blog")
     }
 
     static func model(_ body: String, name: String = "Test") throws -> ObjectModel {

@@ -1,4 +1,5 @@
 public import Foundation
+public import Molt
 
 /// Where the shared real-world fixtures are: `../shared/fixtures/real` beside the package
 /// (or `$MOLT_FIXTURES`). A user's clone has no such folder; tests that need it are skipped
@@ -121,5 +122,16 @@ public enum ModelXML {
                 """, to: "\(name).xcdatamodeld/.xccurrentversion")
         }
         return folder.path("\(name).xcdatamodeld")
+    }
+}
+
+/// The example model and files under `MappingModels/Examples`.
+public enum Examples {
+    /// `MappingModels/Examples/Blog.xcdatamodeld`.
+    public static let bundle = Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld")
+
+    /// A version of the example model: "Blog" (the first) or "Blog 2" (the current).
+    public static func model(_ version: String = "Blog") throws -> ObjectModel {
+        try ModelBundle(url: bundle).model(named: version)
     }
 }

@@ -12,7 +12,7 @@ enum ComparisonEvaluation {
             let lhs = try left(context)
             let rhs = try right(context)
             guard let quantifier else {
-                if case .collection = lhs, op != .in, op != .contains, op != .equal, op != .notEqual {
+                if case .collection = lhs, op != .in, op != .contains {
                     throw EvaluationError(
                         "the left side is a collection; start the comparison with ANY, ALL or NONE", offset: offset)
                 }

@@ -20,7 +20,8 @@ public final class FilteredObjects {
 
     public init(
         store: ObjectStore, entity: String, filter: MappingExpression?, variables: [String: ExpressionValue] = [:],
-        batchSize: Int = 500, now: Date = Date(), resolver: StoreObjectResolver? = nil
+        includingSubentities: Bool = true, batchSize: Int = 500, now: Date = Date(),
+        resolver: StoreObjectResolver? = nil
     ) throws {
         let layout = try store.layout.requireEntity(entity)
         plan =
@@ -29,7 +30,8 @@ public final class FilteredObjects {
         if plan.condition?.sql.contains(MappingSQLFunctions.stringOperator) == true {
             try MappingSQLFunctions.register(on: store.store.connection)
         }
-        cursor = try store.objects(of: entity, batchSize: batchSize, where: plan.condition)
+        cursor = try store.objects(
+            of: entity, includingSubentities: includingSubentities, batchSize: batchSize, where: plan.condition)
         residual = plan.residual.map(ExpressionCompiler.compile)
         self.resolver = resolver ?? StoreObjectResolver(source: store)
         var allVariables = EvaluationContext.variables(userInfo: [:])

@@ -56,8 +56,10 @@ enum ExpressionPrinter {
             }
             return wrapped(base, if: precedence(base) < 10) + "[" + inner + "]"
         case .negate(let operand):
-            // "- -x" and "-(-1)" keep their meaning only with parentheses.
-            return "-" + wrapped(operand, if: precedence(operand) <= own)
+            // "- -x" and "-(-1)" keep their meaning only with parentheses, and so does an
+            // operand starting with a digit: "-2" would read as the number -2.
+            let text = wrapped(operand, if: precedence(operand) <= own)
+            return "-" + (text.first?.isNumber == true ? "(\(text))" : text)
         case .arithmetic(let op, let lhs, let rhs):
             if op == .power {
                 return wrapped(lhs, if: precedence(lhs) <= own) + " ** " + wrapped(rhs, if: precedence(rhs) < own)

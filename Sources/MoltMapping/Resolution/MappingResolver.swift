@@ -1,0 +1,223 @@
+internal import MoltCore
+public import MoltModel
+
+/// One destination property's value in an entity mapping, after inference filled in what the
+/// mapping file does not say.
+public struct ResolvedProperty: Sendable, Hashable {
+    public enum Origin: Sendable, Hashable {
+        /// Written in the mapping file.
+        case explicit
+        /// Inferred from the source property of the same name or renaming identifier.
+        case inferred(sourceProperty: String)
+        /// The destination model's default value.
+        case modelDefault
+        /// No value: nothing matches and there is no default.
+        case nothing
+    }
+
+    public enum Value: Sendable, Hashable {
+        case expression(MappingExpression)
+        /// The attribute's default value from the destination model.
+        case modelDefault
+        case none
+    }
+
+    public let name: String
+    public let value: Value
+    public let origin: Origin
+    /// Where the file wrote the value, for explicit ones.
+    public let mapping: PropertyMapping?
+}
+
+/// An entity mapping with every destination property's value: explicit, inferred or default.
+public struct ResolvedEntityMapping: Sendable {
+    public let mapping: EntityMapping
+    public let sourceEntity: Entity?
+    public let destinationEntity: Entity?
+    /// One per stored attribute of the destination entity (inherited ones included).
+    public let attributes: [ResolvedProperty]
+    /// One per stored relationship of the destination entity (inherited ones included).
+    public let relationships: [ResolvedProperty]
+    /// Why a relationship could not be inferred, by relationship name.
+    public let unresolvedRelationships: [String: String]
+    /// Relationships with no counterpart in the source entity (new in this version).
+    public let newRelationships: Set<String>
+}
+
+/// Fills in what a mapping file leaves out, the way inference would:
+///
+/// - An attribute or relationship the file does not list (or lists as `default`) takes the
+///   source property with the destination's renaming identifier, else the same name, else the
+///   same renaming identifier; for an attribute with no such source, the model's default value.
+/// - A relationship's objects are the destination objects made from the source relationship's
+///   objects: through the one entity mapping that maps them
+///   (`destinationInstancesForEntityMappingNamed:sourceInstances:`), or, when several mappings
+///   do (sub-entities mapped one by one), through all of them
+///   (`destinationInstancesForSourceRelationshipNamed:sourceInstances:`).
+/// - A copy mapping infers every property.
+public struct MappingResolver {
+    public let source: ObjectModel
+    public let destination: ObjectModel
+    public let mappingModel: MappingModel
+
+    public init(source: ObjectModel, destination: ObjectModel, mappingModel: MappingModel) {
+        self.source = source
+        self.destination = destination
+        self.mappingModel = mappingModel
+    }
+
+    public func resolve(_ mapping: EntityMapping) -> ResolvedEntityMapping {
+        let sourceEntity = mapping.sourceEntityName.flatMap { source.entity(named: $0) }
+        let destinationEntity = mapping.destinationEntityName.flatMap { destination.entity(named: $0) }
+        guard let destinationEntity, mapping.kind != .add, mapping.kind != .remove else {
+            return ResolvedEntityMapping(
+                mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: [],
+                relationships: [], unresolvedRelationships: [:], newRelationships: [])
+        }
+        var attributes: [ResolvedProperty] = []
+        for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
+            let explicit = mapping.kind == .copy ? nil : mapping.attributeMapping(named: attribute.name)
+            switch explicit?.value {
+            case .expression(let expression)?:
+                attributes.append(
+                    ResolvedProperty(
+                        name: attribute.name, value: .expression(expression), origin: .explicit, mapping: explicit))
+                continue
+            case .none?:
+                attributes.append(
+                    ResolvedProperty(name: attribute.name, value: .none, origin: .explicit, mapping: explicit))
+                continue
+            default:
+                break
+            }
+            if let sourceEntity,
+                let match = Self.match(
+                    attribute.name, renamingIdentifier: attribute.renamingIdentifier,
+                    in: source.allAttributes(of: sourceEntity).filter { !$0.isTransient }.map {
+                        ($0.name, $0.renamingIdentifier)
+                    })
+            {
+                attributes.append(
+                    ResolvedProperty(
+                        name: attribute.name, value: .expression(Self.sourceKeyPath(match)),
+                        origin: .inferred(sourceProperty: match),
+                        mapping: explicit))
+            } else if attribute.defaultValue != nil {
+                attributes.append(
+                    ResolvedProperty(
+                        name: attribute.name, value: .modelDefault, origin: .modelDefault, mapping: explicit))
+            } else {
+                attributes.append(
+                    ResolvedProperty(name: attribute.name, value: .none, origin: .nothing, mapping: explicit))
+            }
+        }
+        var relationships: [ResolvedProperty] = []
+        var unresolved: [String: String] = [:]
+        var new: Set<String> = []
+        for relationship in destination.allRelationships(of: destinationEntity) where !relationship.isTransient {
+            let explicit = mapping.kind == .copy ? nil : mapping.relationshipMapping(named: relationship.name)
+            switch explicit?.value {
+            case .expression(let expression)?:
+                relationships.append(
+                    ResolvedProperty(
+                        name: relationship.name, value: .expression(expression), origin: .explicit, mapping: explicit))
+                continue
+            case .none?:
+                relationships.append(
+                    ResolvedProperty(name: relationship.name, value: .none, origin: .explicit, mapping: explicit))
+                continue
+            default:
+                break
+            }
+            guard let sourceEntity,
+                let match = Self.match(
+                    relationship.name, renamingIdentifier: relationship.renamingIdentifier,
+                    in: source.allRelationships(of: sourceEntity).filter { !$0.isTransient }.map {
+                        ($0.name, $0.renamingIdentifier)
+                    }),
+                let sourceRelationship = source.relationship(named: match, in: sourceEntity)
+            else {
+                unresolved[relationship.name] =
+                    "the source entity has no relationship called \"\(relationship.name)\"\(relationship.renamingIdentifier.map { " or \"\($0)\"" } ?? "")"
+                new.insert(relationship.name)
+                relationships.append(
+                    ResolvedProperty(name: relationship.name, value: .none, origin: .nothing, mapping: explicit))
+                continue
+            }
+            let candidates = mappingsProducing(
+                relationship.destinationEntityName, from: sourceRelationship.destinationEntityName)
+            let expression: MappingExpression
+            switch candidates.count {
+            case 0:
+                unresolved[relationship.name] =
+                    "no entity mapping turns \(sourceRelationship.destinationEntityName) objects into \(relationship.destinationEntityName) objects"
+                relationships.append(
+                    ResolvedProperty(name: relationship.name, value: .none, origin: .nothing, mapping: explicit))
+                continue
+            case 1:
+                expression = Self.managerCall(
+                    "destinationInstancesForEntityMappingNamed:sourceInstances:", candidates[0].name, match)
+            default:
+                expression = Self.managerCall(
+                    "destinationInstancesForSourceRelationshipNamed:sourceInstances:", match, match)
+            }
+            relationships.append(
+                ResolvedProperty(
+                    name: relationship.name, value: .expression(expression), origin: .inferred(sourceProperty: match),
+                    mapping: explicit))
+        }
+        return ResolvedEntityMapping(
+            mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: attributes,
+            relationships: relationships, unresolvedRelationships: unresolved, newRelationships: new)
+    }
+
+    /// The entity mappings that make objects of `destinationEntity` (or a sub-entity) from
+    /// objects of `sourceEntity` (or a sub-entity).
+    public func mappingsProducing(_ destinationEntity: String, from sourceEntity: String) -> [EntityMapping] {
+        mappingModel.entityMappings.filter { candidate in
+            guard [.copy, .transform, .custom].contains(candidate.kind),
+                let candidateSource = candidate.sourceEntityName.flatMap({ source.entity(named: $0) }),
+                let candidateDestination = candidate.destinationEntityName.flatMap({ destination.entity(named: $0) })
+            else { return false }
+            return source.entity(candidateSource, isKindOf: sourceEntity)
+                && destination.entity(candidateDestination, isKindOf: destinationEntity)
+        }
+    }
+
+    /// The source property a destination property maps from: the one named by its renaming
+    /// identifier, else the one with its name, else the one with the same renaming identifier.
+    static func match(
+        _ name: String, renamingIdentifier: String?, in candidates: [(name: String, renamingIdentifier: String?)]
+    )
+        -> String?
+    {
+        if let renamingIdentifier, let found = candidates.first(where: { $0.name == renamingIdentifier }) {
+            return found.name
+        }
+        if let found = candidates.first(where: { $0.name == name }) { return found.name }
+        let canonical = renamingIdentifier ?? name
+        return candidates.first { ($0.renamingIdentifier ?? $0.name) == canonical }?.name
+    }
+
+    static func sourceKeyPath(_ name: String) -> MappingExpression {
+        MappingExpression(.keyPath(base: MappingExpression(.variable("source")), components: [name]))
+    }
+
+    static func managerCall(_ selector: String, _ first: String, _ relationship: String) -> MappingExpression {
+        MappingExpression(
+            .call(
+                target: MappingExpression(.variable("manager")), selector: selector,
+                arguments: [MappingExpression(.constant(.string(first))), sourceKeyPath(relationship)]))
+    }
+}
+
+/// Entry points kept for tests of the matching rule.
+package enum MappingResolverTestHooks {
+    package static func match(
+        _ name: String, renamingIdentifier: String?, in candidates: [(name: String, renamingIdentifier: String?)]
+    )
+        -> String?
+    {
+        MappingResolver.match(name, renamingIdentifier: renamingIdentifier, in: candidates)
+    }
+}
