@@ -49,7 +49,7 @@ struct MappingReaderTests {
                         PropertyMapping(
                             name: "a", value: .expression(try ExpressionParser().parse("concat('line\\none', \"\\t\")"))
                         ),
-                        PropertyMapping(name: "b", value: .none), PropertyMapping(name: "c", value: .inferred),
+                        PropertyMapping(name: "b", value: .noValue), PropertyMapping(name: "c", value: .inferred),
                     ],
                     relationshipMappings: [
                         PropertyMapping(name: "r", value: .expression(try ExpressionParser().parse("$x")))
@@ -168,7 +168,7 @@ struct MappingReaderTests {
         let mapping = try #require(model?.entityMappings.first)
         #expect(
             mapping.attributeMappings.map(\.value) == [
-                .none, .inferred, .expression(try ExpressionParser().parse("$source.#default")),
+                .noValue, .inferred, .expression(try ExpressionParser().parse("$source.#default")),
             ])
     }
 

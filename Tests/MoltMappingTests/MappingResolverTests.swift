@@ -50,7 +50,7 @@ struct MappingResolverTests {
                         "FUNCTION($manager, 'destinationInstancesForSourceRelationshipNamed:sourceInstances:', 'posts', $source.posts)"
                     )),
             "Articles and Videos are made by two mappings")
-        #expect(value(articles, "section", relationship: true)?.value == ResolvedProperty.Value.none)
+        #expect(value(articles, "section", relationship: true)?.value == ResolvedProperty.Value.noValue)
         #expect(articles.newRelationships == ["section"])
     }
 

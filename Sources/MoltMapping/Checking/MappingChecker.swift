@@ -230,7 +230,7 @@ private struct CheckRun {
             flush(
                 &typer, origin: property.mapping?.origin, fallback: location, element: "attribute",
                 mapping: mapping.name, property: attribute.name)
-        case .none:
+        case .noValue:
             if !attribute.isOptional {
                 if property.origin == .explicit {
                     report(
@@ -290,7 +290,7 @@ private struct CheckRun {
             flush(
                 &typer, origin: property.mapping?.origin, fallback: location, element: "relationship",
                 mapping: mapping.name, property: relationship.name)
-        case .none where property.origin == .nothing:
+        case .noValue where property.origin == .nothing:
             let reason = resolved.unresolvedRelationships[relationship.name] ?? "nothing matches it"
             let required = !relationship.isOptional || relationship.minCount > 0
             // A relationship the source does not have starts empty, as inference would leave

@@ -24,7 +24,7 @@ enum ComparisonEvaluation {
                 return .bool(try items.contains { try test(op, $0, rhs, options: options, offset: offset) })
             case .all:
                 return .bool(try items.allSatisfy { try test(op, $0, rhs, options: options, offset: offset) })
-            case .none:
+            case .notAny:
                 return .bool(!(try items.contains { try test(op, $0, rhs, options: options, offset: offset) }))
             }
         }

@@ -112,7 +112,7 @@ public struct PropertyMapping: Sendable, Hashable {
         /// An expression computing the value.
         case expression(MappingExpression)
         /// No value (`value="nil"`).
-        case none
+        case noValue
         /// What inference gives: the matching source property, else the model's default
         /// (`value="default"`).
         case inferred

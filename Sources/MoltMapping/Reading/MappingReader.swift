@@ -162,7 +162,7 @@ private struct ReadRun {
                 let raw = child[attribute: "value"] ?? ""
                 let value: PropertyMapping.Value
                 switch raw.trimmingCharacters(in: .whitespaces) {
-                case "nil": value = .none
+                case "nil": value = .noValue
                 case "default": value = .inferred
                 default:
                     guard

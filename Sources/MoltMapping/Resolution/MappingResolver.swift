@@ -19,7 +19,7 @@ public struct ResolvedProperty: Sendable, Hashable {
         case expression(MappingExpression)
         /// The attribute's default value from the destination model.
         case modelDefault
-        case none
+        case noValue
     }
 
     public let name: String
@@ -83,9 +83,9 @@ public struct MappingResolver {
                     ResolvedProperty(
                         name: attribute.name, value: .expression(expression), origin: .explicit, mapping: explicit))
                 continue
-            case .none?:
+            case .noValue?:
                 attributes.append(
-                    ResolvedProperty(name: attribute.name, value: .none, origin: .explicit, mapping: explicit))
+                    ResolvedProperty(name: attribute.name, value: .noValue, origin: .explicit, mapping: explicit))
                 continue
             default:
                 break
@@ -108,7 +108,7 @@ public struct MappingResolver {
                         name: attribute.name, value: .modelDefault, origin: .modelDefault, mapping: explicit))
             } else {
                 attributes.append(
-                    ResolvedProperty(name: attribute.name, value: .none, origin: .nothing, mapping: explicit))
+                    ResolvedProperty(name: attribute.name, value: .noValue, origin: .nothing, mapping: explicit))
             }
         }
         var relationships: [ResolvedProperty] = []
@@ -122,9 +122,9 @@ public struct MappingResolver {
                     ResolvedProperty(
                         name: relationship.name, value: .expression(expression), origin: .explicit, mapping: explicit))
                 continue
-            case .none?:
+            case .noValue?:
                 relationships.append(
-                    ResolvedProperty(name: relationship.name, value: .none, origin: .explicit, mapping: explicit))
+                    ResolvedProperty(name: relationship.name, value: .noValue, origin: .explicit, mapping: explicit))
                 continue
             default:
                 break
@@ -141,7 +141,7 @@ public struct MappingResolver {
                     "the source entity has no relationship called \"\(relationship.name)\"\(relationship.renamingIdentifier.map { " or \"\($0)\"" } ?? "")"
                 new.insert(relationship.name)
                 relationships.append(
-                    ResolvedProperty(name: relationship.name, value: .none, origin: .nothing, mapping: explicit))
+                    ResolvedProperty(name: relationship.name, value: .noValue, origin: .nothing, mapping: explicit))
                 continue
             }
             let candidates = mappingsProducing(
@@ -152,7 +152,7 @@ public struct MappingResolver {
                 unresolved[relationship.name] =
                     "no entity mapping turns \(sourceRelationship.destinationEntityName) objects into \(relationship.destinationEntityName) objects"
                 relationships.append(
-                    ResolvedProperty(name: relationship.name, value: .none, origin: .nothing, mapping: explicit))
+                    ResolvedProperty(name: relationship.name, value: .noValue, origin: .nothing, mapping: explicit))
                 continue
             case 1:
                 expression = Self.managerCall(

@@ -102,7 +102,7 @@ public struct Comparison: Sendable, Hashable {
     public enum Quantifier: String, Sendable, Hashable, CaseIterable {
         case any = "ANY"
         case all = "ALL"
-        case none = "NONE"
+        case notAny = "NONE"
     }
 
     public var op: Operator

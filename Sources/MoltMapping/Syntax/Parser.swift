@@ -100,7 +100,7 @@ struct Parser {
     mutating func comparison() throws -> MappingExpression {
         let start = current.offset
         var quantifier: Comparison.Quantifier?
-        for (word, value) in [("ANY", Comparison.Quantifier.any), ("SOME", .any), ("ALL", .all), ("NONE", .none)]
+        for (word, value) in [("ANY", Comparison.Quantifier.any), ("SOME", .any), ("ALL", .all), ("NONE", .notAny)]
         where isKeyword(word) {
             _ = advance()
             quantifier = value

@@ -52,7 +52,7 @@ public struct MappingWriter {
                 let value: String =
                     switch property.value {
                     case .expression(let expression): expression.description
-                    case .none: "nil"
+                    case .noValue: "nil"
                     case .inferred: "default"
                     }
                 children.append("<\(element) name=\(Self.attribute(property.name)) value=\(Self.attribute(value))/>")
