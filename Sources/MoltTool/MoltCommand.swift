@@ -28,6 +28,8 @@ struct MoltCommand: ParsableCommand {
             """,
         version:
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
-        subcommands: [Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self, CheckMapping.self]
+        subcommands: [
+            Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self, CheckMapping.self, StampMapping.self,
+        ]
     )
 }

@@ -188,6 +188,16 @@ struct CLITests {
         #expect(unnamed.stderr.contains("no version \"Blog 9\""))
     }
 
+    @Test("stamp-mapping writes the hashes in place and the stamped file still checks")
+    func stampMapping() throws {
+        let file = try folder.copy(Fixtures.package("MappingModels/Blog-to-Blog2.xml"))
+        let run = try Tool.run(["stamp-mapping", file.path, "--from", bundle, "--to", bundle])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("source-hash=\"45ee1004"))
+        let check = try Tool.run(["check-mapping", file.path, "--from", bundle, "--to", bundle])
+        #expect(check.status == 0)
+    }
+
     @Test("--verbose adds the error code and what to do")
     func verbose() throws {
         let run = try Tool.run(["inspect", "/nonexistent/store.sqlite", "--verbose"])

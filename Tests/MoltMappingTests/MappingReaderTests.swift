@@ -221,3 +221,37 @@ struct MappingReaderTests {
         #expect(error?.location?.file == file.path)
     }
 }
+
+@Suite("Stamping version hashes into mapping files")
+struct MappingStamperTests {
+    @Test("stamping adds the hashes, keeps comments and layout, and the result checks cleanly")
+    func stamp() throws {
+        let text = try String(contentsOf: MappingText.examplePath, encoding: .utf8)
+        let v1 = try Examples.model("Blog")
+        let v2 = try Examples.model("Blog 2")
+        let stamped = try MappingStamper().stamp(text, file: "m.xml", source: v1, destination: v2)
+        #expect(stamped.contains("<!-- Tags live on as each post's keywords. -->"))
+        #expect(stamped.components(separatedBy: "\n").count == text.components(separatedBy: "\n").count)
+        let model = try #require(MappingText.read(stamped).0)
+        let authors = try #require(model.entityMapping(named: "AuthorToAuthor"))
+        #expect(authors.sourceVersionHash == (try v1.entityVersionHashes()["Author"]))
+        #expect(authors.destinationVersionHash == (try v2.entityVersionHashes()["Author"]))
+        #expect(model.entityMapping(named: "Section")?.sourceVersionHash == nil)
+        #expect(MappingChecker().check(model, source: v1, destination: v2).isEmpty)
+        // Stamping again replaces the hashes rather than adding more.
+        let twice = try MappingStamper().stamp(stamped, file: "m.xml", source: v1, destination: v2)
+        #expect(twice == stamped)
+        // Against another destination version, the stamped hashes catch the change.
+        let wrong = MappingChecker().check(model, source: v1, destination: v1)
+        #expect(wrong.contains { $0.message.contains("the destination-hash does not match Author") })
+    }
+
+    @Test("a file with errors is not stamped")
+    func refusesBrokenFiles() throws {
+        #expect(throws: MoltError.self) {
+            try MappingStamper().stamp(
+                MappingText.document("<entity-mapping name='M' type='custom' source='Tag'/>"), file: "m.xml",
+                source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"))
+        }
+    }
+}

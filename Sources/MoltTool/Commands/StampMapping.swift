@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct StampMapping: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stamp-mapping",
+        abstract: "Record the models' entity version hashes in a mapping file (source-hash, destination-hash).",
+        discussion: """
+            Only the <entity-mapping> start tags change; comments and layout stay. Afterwards, \
+            check-mapping reports an error for any entity that changed in the models. The file \
+            must check without errors first. Written in place (atomically) unless -o is given.
+            """)
+
+    @Argument(help: "The mapping file (.xml).")
+    var mapping: String
+
+    @Option(help: "The source model: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
+    var from: String
+
+    @Option(help: "The destination model.")
+    var to: String
+
+    @Option(name: .customLong("from-version"), help: "The source version of a bundle.")
+    var fromVersion: String?
+
+    @Option(name: .customLong("to-version"), help: "The destination version of a bundle.")
+    var toVersion: String?
+
+    @Option(name: .shortAndLong, help: "Write the stamped file here instead of replacing the mapping file.")
+    var output: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        _ = global.bootstrap()
+        try global.run {
+            let url = URL(fileURLWithPath: mapping)
+            let text: String
+            do {
+                text = try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw FileErrors.readFailed(mapping, underlying: error)
+            }
+            let model = try MappingReader().read(contentsOf: url)
+            let source = try CheckMapping.model(
+                from, version: fromVersion ?? model.sourceModelName, side: "source", useCurrent: false)
+            let destination = try CheckMapping.model(
+                to, version: toVersion ?? model.destinationModelName, side: "destination", useCurrent: true)
+            let stamped = try MappingStamper().stamp(text, file: mapping, source: source, destination: destination)
+            let target = output ?? mapping
+            do {
+                try Data(stamped.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+            } catch {
+                throw MoltError(
+                    .fileWriteUnknown, "cannot write: \(error.localizedDescription)",
+                    location: SourceLocation(file: target))
+            }
+            Output.line("Stamped \(model.entityMappings.count) entity mappings in \(target)")
+        }
+    }
+}
