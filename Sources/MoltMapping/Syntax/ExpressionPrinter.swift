@@ -1,3 +1,5 @@
+import MoltStore
+
 /// Prints expressions as canonical text: keywords in capitals, strings in double quotes,
 /// only the parentheses precedence needs. Parsing the text gives back an equal expression.
 enum ExpressionPrinter {
@@ -106,21 +108,8 @@ enum ExpressionPrinter {
         return plain && !Keywords.isKeyword(name) ? name : "#" + name
     }
 
+    /// A string literal: double quotes, with JSON's escapes (which the lexer reads back).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\u{00}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONText.quoted(text)
     }
 }

@@ -98,6 +98,9 @@ struct Lexer {
             case "n": text.append("\n")
             case "t": text.append("\t")
             case "r": text.append("\r")
+            case "b": text.append("\u{08}")
+            case "f": text.append("\u{0C}")
+            case "/": text.append("/")
             case "u":
                 guard index + 4 <= characters.count,
                     let value = UInt32(String(characters[index..<(index + 4)]), radix: 16),

@@ -1,8 +1,9 @@
 /// Writing JSON text: string escaping and number formatting used by Molt's canonical output.
-enum JSONText {
+/// Expression text uses the same string escaping.
+package enum JSONText {
     /// `text` as a JSON string literal. Escapes quotes, backslashes and control characters;
     /// other characters are written as themselves (UTF-8).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -27,21 +27,9 @@ struct CheckModel: ParsableCommand {
         var failed = false
         try global.run {
             let models = try ModelArguments.allModels(model)
-            var errorCount = 0
-            var warningCount = 0
-            for checked in models {
-                let diagnostics = ModelChecker().check(checked)
-                errorCount += diagnostics.errors.count
-                warningCount += diagnostics.warnings.count
-                for diagnostic in diagnostics where !(quiet && diagnostic.severity != .error) {
-                    Output.line(diagnostic.description)
-                }
-            }
+            let diagnostics = models.flatMap { ModelChecker().check($0) }
             let versions = models.count == 1 ? "1 model" : "\(models.count) model versions"
-            Output.line(
-                "Checked \(versions): \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")"
-            )
-            failed = errorCount > 0
+            failed = Output.diagnostics(diagnostics, quiet: quiet, checked: versions)
         }
         if failed { throw ExitCode(ExitCodes.checkFailed) }
     }

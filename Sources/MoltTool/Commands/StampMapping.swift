@@ -15,17 +15,7 @@ struct StampMapping: ParsableCommand {
     @Argument(help: "The mapping file (.xml).")
     var mapping: String
 
-    @Option(help: "The source model: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
-    var from: String
-
-    @Option(help: "The destination model.")
-    var to: String
-
-    @Option(name: .customLong("from-version"), help: "The source version of a bundle.")
-    var fromVersion: String?
-
-    @Option(name: .customLong("to-version"), help: "The destination version of a bundle.")
-    var toVersion: String?
+    @OptionGroup var models: ModelPairOptions
 
     @Option(name: .shortAndLong, help: "Write the stamped file here instead of replacing the mapping file.")
     var output: String?
@@ -43,10 +33,7 @@ struct StampMapping: ParsableCommand {
                 throw FileErrors.readFailed(mapping, underlying: error)
             }
             let model = try MappingReader().read(contentsOf: url)
-            let source = try CheckMapping.model(
-                from, version: fromVersion ?? model.sourceModelName, side: "source", useCurrent: false)
-            let destination = try CheckMapping.model(
-                to, version: toVersion ?? model.destinationModelName, side: "destination", useCurrent: true)
+            let (source, destination) = try models.models(for: model)
             let stamped = try MappingStamper().stamp(text, file: mapping, source: source, destination: destination)
             let target = output ?? mapping
             do {

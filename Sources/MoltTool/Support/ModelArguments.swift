@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Molt
 
@@ -26,5 +27,54 @@ enum ModelArguments {
     /// The models of a source: the one model, or every version of a bundle.
     static func allModels(_ path: String) throws -> [ObjectModel] {
         try source(path).candidateModels()
+    }
+}
+
+/// The source and destination models of a mapping file, as check-mapping and stamp-mapping
+/// take them.
+struct ModelPairOptions: ParsableArguments {
+    @Option(help: "The source model: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
+    var from: String
+
+    @Option(help: "The destination model: .xcdatamodeld bundle, .xcdatamodel version or contents file.")
+    var to: String
+
+    @Option(name: .customLong("from-version"), help: "The source version of a bundle.")
+    var fromVersion: String?
+
+    @Option(name: .customLong("to-version"), help: "The destination version of a bundle.")
+    var toVersion: String?
+
+    /// The two models; from a bundle, the versions the options name, else those the mapping
+    /// file names, else (for the destination) the bundle's current version.
+    func models(for mapping: MappingModel) throws -> (source: ObjectModel, destination: ObjectModel) {
+        (
+            try Self.model(from, version: fromVersion ?? mapping.sourceModelName, side: "source", useCurrent: false),
+            try Self.model(
+                to, version: toVersion ?? mapping.destinationModelName, side: "destination", useCurrent: true)
+        )
+    }
+
+    static func model(_ path: String, version: String?, side: String, useCurrent: Bool) throws -> ObjectModel {
+        switch try ModelArguments.source(path) {
+        case .model(let model):
+            return model
+        case .bundle(let bundle):
+            if let version, bundle.version(named: version) != nil {
+                return try bundle.model(named: version)
+            }
+            if let version {
+                throw MoltError(
+                    .fileReadNoSuchFile, "the bundle has no version \"\(version)\" for the \(side) model",
+                    location: SourceLocation(file: path),
+                    recovery:
+                        "Versions: \(bundle.versions.map(\.name).joined(separator: ", ")). Name one with --\(side == "source" ? "from" : "to")-version."
+                )
+            }
+            if useCurrent { return try bundle.currentModel() }
+            throw MoltError(
+                .fileReadNoSuchFile, "the mapping file names no source model version, and the bundle has several",
+                location: SourceLocation(file: path), recovery: "Name the version with --from-version.")
+        }
     }
 }

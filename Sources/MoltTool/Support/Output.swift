@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 /// Writing to standard output and standard error.
 enum Output {
@@ -20,6 +21,19 @@ enum Output {
     /// A note on standard error (not part of a command's output).
     static func note(_ text: String) {
         FileHandle.standardError.write(Data("molt: \(text)\n".utf8))
+    }
+
+    /// Prints diagnostics (without warnings and notes when `quiet`) and a summary line
+    /// "Checked WHAT: N errors, M warnings"; returns whether there were errors.
+    static func diagnostics(_ diagnostics: [Diagnostic], quiet: Bool, checked what: String) -> Bool {
+        for diagnostic in diagnostics where !quiet || diagnostic.severity == .error {
+            line(diagnostic.description)
+        }
+        let errors = diagnostics.errors.count
+        let warnings = diagnostics.warnings.count
+        line(
+            "Checked \(what): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        return errors > 0
     }
 
     /// Text as a left-aligned table with two spaces between columns.
