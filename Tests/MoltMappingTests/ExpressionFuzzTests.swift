@@ -26,11 +26,15 @@ struct ExpressionFuzzTests {
         "\u{0}", "é",
     ]
 
+    /// How many random cases each test runs: 20,000 by default, more with
+    /// `MOLT_FUZZ_ITERATIONS` (for example 1000000 for a long local run).
+    static let iterations = ProcessInfo.processInfo.environment["MOLT_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 20_000
+
     @Test("random text never crashes the parser, and what parses prints back to itself")
     func randomText() {
         var generator = SplitMix64(state: 20_261_121)
         var parsed = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<Self.iterations {
             let count = Int.random(in: 1...12, using: &generator)
             let text = (0..<count).map { _ in Self.fragments.randomElement(using: &generator)! }.joined(separator: " ")
             guard let expression = try? ExpressionParser().parse(text) else { continue }
@@ -44,7 +48,7 @@ struct ExpressionFuzzTests {
     @Test("random bytes never crash the parser")
     func randomBytes() {
         var generator = SplitMix64(state: 7)
-        for _ in 0..<5000 {
+        for _ in 0..<(Self.iterations / 4) {
             let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)
             }
@@ -124,7 +128,7 @@ struct ExpressionFuzzTests {
     @Test("random trees print as text that parses back to the same tree")
     func randomTrees() throws {
         var generator = SplitMix64(state: 42)
-        for _ in 0..<5000 {
+        for _ in 0..<(Self.iterations / 4) {
             let expression = Self.tree(5, &generator)
             let printed = expression.description
             let reparsed = try ExpressionParser().parse(printed)
