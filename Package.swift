@@ -9,6 +9,7 @@
 //   MoltModel              object models, Xcode model files, version hashes
 //   MoltStore              Core Data's SQLite layout, metadata, objects, JSON
 //   MoltMapping            mapping files, expressions, predicates, checking
+//   MoltMigration          the heavyweight migration engine, policies, the file swap
 //   Molt                   the public umbrella library
 //   MoltPolicies           user entity-migration policies (Policies/)
 //   MoltTool               the command-line tool, `molt`
@@ -90,8 +91,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MoltMigration",
+            dependencies: [
+                "MoltCore", "MoltModel", "MoltSQLite", "MoltStore", "MoltMapping",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Molt",
-            dependencies: ["MoltCore", "MoltModel", "MoltStore", "MoltMapping"],
+            dependencies: ["MoltCore", "MoltModel", "MoltStore", "MoltMapping", "MoltMigration"],
             swiftSettings: swiftSettings
         ),
 
@@ -101,7 +110,17 @@ let package = Package(
             dependencies: ["Molt"],
             path: "Policies",
             exclude: ["README.md"],
+            // No InternalImportsByDefault here: a policy file starts with a plain `import Molt`.
+            plugins: ["PolicyListPlugin"]
+        ),
+        .executableTarget(
+            name: "PolicyListGenerator",
             swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "PolicyListPlugin",
+            capability: .buildTool(),
+            dependencies: ["PolicyListGenerator"]
         ),
 
         // MARK: Command-line tool
@@ -150,6 +169,11 @@ let package = Package(
         .testTarget(
             name: "MoltMappingTests",
             dependencies: ["MoltMapping", "MoltStore", "MoltSQLite", "MoltTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MoltMigrationTests",
+            dependencies: ["MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

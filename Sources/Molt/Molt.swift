@@ -10,5 +10,6 @@
 // objects, JSON). The C libraries underneath are never part of this API.
 @_exported import MoltCore
 @_exported import MoltMapping
+@_exported import MoltMigration
 @_exported import MoltModel
 @_exported import MoltStore

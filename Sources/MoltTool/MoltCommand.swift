@@ -9,7 +9,7 @@ struct MoltCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "molt",
-        abstract: "Inspect, create, dump and check Core Data SQLite stores, models and mapping files.",
+        abstract: "Migrate, inspect, create, dump and check Core Data SQLite stores, models and mapping files.",
         discussion: """
             Molt reads Xcode models (.xcdatamodeld bundles, .xcdatamodel versions, or their \
             contents files) and stores in Core Data's own SQLite layout.
@@ -25,11 +25,14 @@ struct MoltCommand: ParsableCommand {
               73  the output file already exists
               74  I/O or SQLite error (disk full, locked store, damaged file)
               77  permission denied
+              130 the migration was cancelled (Ctrl-C); the store is unchanged
             """,
         version:
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
         subcommands: [
-            Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self, CheckMapping.self, StampMapping.self,
+            Migrate.self, Recover.self, Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self,
+            CheckMapping.self,
+            StampMapping.self,
         ]
     )
 }

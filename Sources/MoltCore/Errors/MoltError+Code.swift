@@ -54,6 +54,9 @@ extension MoltError {
         /// A mapping could not be inferred (NSInferredMappingModelError).
         public static let inferredMapping = Code(rawValue: 134190)
 
+        /// Objects break a uniqueness constraint (NSManagedObjectConstraintMergeError).
+        public static let constraintConflict = Code(rawValue: 133021)
+
         // MARK: Validation
         /// An object failed validation (NSManagedObjectValidationError).
         public static let validation = Code(rawValue: 1550)
@@ -114,6 +117,7 @@ extension MoltError {
             134170: "NSEntityMigrationPolicyError",
             134180: "NSSQLiteError",
             134190: "NSInferredMappingModelError",
+            133021: "NSManagedObjectConstraintMergeError",
             1550: "NSManagedObjectValidationError",
             1560: "NSValidationMultipleErrorsError",
             1570: "NSValidationMissingMandatoryPropertyError",

@@ -42,6 +42,10 @@ public struct ResolvedEntityMapping: Sendable {
     public let unresolvedRelationships: [String: String]
     /// Relationships with no counterpart in the source entity (new in this version).
     public let newRelationships: Set<String>
+    /// Every stored relationship of the destination entity, inherited ones included.
+    public let inheritedRelationships: [Relationship]
+    /// Every stored attribute of the destination entity, inherited ones included.
+    public let inheritedAttributes: [Attribute]
 }
 
 /// Fills in what a mapping file leaves out, the way inference would:
@@ -72,7 +76,8 @@ public struct MappingResolver {
         guard let destinationEntity, mapping.kind != .add, mapping.kind != .remove else {
             return ResolvedEntityMapping(
                 mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: [],
-                relationships: [], unresolvedRelationships: [:], newRelationships: [])
+                relationships: [], unresolvedRelationships: [:], newRelationships: [], inheritedRelationships: [],
+                inheritedAttributes: [])
         }
         var attributes: [ResolvedProperty] = []
         for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
@@ -168,7 +173,9 @@ public struct MappingResolver {
         }
         return ResolvedEntityMapping(
             mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: attributes,
-            relationships: relationships, unresolvedRelationships: unresolved, newRelationships: new)
+            relationships: relationships, unresolvedRelationships: unresolved, newRelationships: new,
+            inheritedRelationships: destination.allRelationships(of: destinationEntity).filter { !$0.isTransient },
+            inheritedAttributes: destination.allAttributes(of: destinationEntity).filter { !$0.isTransient })
     }
 
     /// The entity mappings that make objects of `destinationEntity` (or a sub-entity) from

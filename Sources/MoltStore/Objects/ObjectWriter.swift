@@ -1,7 +1,7 @@
 internal import Foundation
 internal import MoltCore
 public import MoltModel
-internal import MoltSQLite
+package import MoltSQLite
 
 /// Inserts and updates objects and sets relationships, in Core Data's layout.
 ///
@@ -26,7 +26,7 @@ public final class ObjectWriter {
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(connection: SQLiteConnection, layout: StoreLayout, path: String) throws {
+    package init(connection: SQLiteConnection, layout: StoreLayout, path: String) throws {
         self.connection = connection
         self.layout = layout
         self.path = path
@@ -113,7 +113,7 @@ public final class ObjectWriter {
     // MARK: Finishing
 
     /// Records the last primary key of each hierarchy in `Z_PRIMARYKEY.Z_MAX`.
-    func finish() throws {
+    package func finish() throws {
         for (root, last) in lastKeys {
             guard let number = layout.entity(named: root)?.number else { continue }
             try run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(Int64(number))])

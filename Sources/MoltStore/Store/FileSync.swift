@@ -9,8 +9,8 @@ import MoltCore
 
 /// Forces a file's or folder's contents (a folder: its entries) to stable storage, so that a
 /// rename or a new file survives a power loss.
-enum FileSync {
-    static func sync(path: String) throws {
+package enum FileSync {
+    package static func sync(path: String) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw MoltError(

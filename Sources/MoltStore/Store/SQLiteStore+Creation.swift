@@ -16,6 +16,8 @@ public struct StoreCreationOptions: Sendable {
     public var additionalMetadata: [String: PropertyList] = [:]
     /// Also record `NSStoreModelVersionHashesDigest`, as newer Core Data releases do.
     public var includesHashesDigest: Bool = false
+    /// Whether the new store uses a write-ahead log (Core Data's default) or a rollback journal.
+    public var usesWriteAheadLog: Bool = true
     public var logger: Logger? = nil
 
     public init() {}
@@ -64,10 +66,12 @@ extension SQLiteStore {
                 try populate(writer)
                 try writer.finish()
             }
-            let mode = try connection.scalar("PRAGMA journal_mode = WAL")?.textValue
-            guard mode?.lowercased() == "wal" else {
+            let wanted = options.usesWriteAheadLog ? "wal" : "delete"
+            let mode = try connection.scalar("PRAGMA journal_mode = \(wanted.uppercased())")?.textValue
+            guard mode?.lowercased() == wanted else {
                 throw MoltError(
-                    .sqlite, "SQLite did not switch the new store to WAL mode", location: SourceLocation(file: url.path)
+                    .sqlite, "SQLite did not switch the new store to journal mode \(wanted)",
+                    location: SourceLocation(file: url.path)
                 )
             }
         } catch {

@@ -12,6 +12,7 @@ enum ExitCodes {
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     static let permission: Int32 = 77
+    static let cancelled: Int32 = 130
 
     /// The exit code for a library error.
     static func code(for error: MoltError) -> Int32 {
@@ -19,8 +20,10 @@ enum ExitCodes {
         case .fileReadNoSuchFile: noInput
         case .fileReadNoPermission: permission
         case .fileWriteFileExists: cannotCreate
-        case .incompatibleVersionHash, .missingSourceModel: incompatibleStore
-        case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen: ioError
+        case .incompatibleVersionHash, .missingSourceModel, .missingMappingModel: incompatibleStore
+        case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore:
+            ioError
+        case .migrationCancelled: cancelled
         case .fileReadCorruptFile, .propertyListReadCorrupt, .invalidModel, .persistentStoreInvalidType, .validation:
             dataError
         default: dataError

@@ -1,0 +1,20 @@
+import PackagePlugin
+
+/// Writes the list of entity-migration policies defined in a target's Swift files, so that a
+/// policy added to `Policies/` is found by `molt` after a rebuild, with no list to edit.
+@main
+struct PolicyListPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let inputs = target.sourceFiles(withSuffix: "swift").map(\.url)
+        let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedPolicyList.swift")
+        return [
+            .buildCommand(
+                displayName: "Listing the entity-migration policies of \(target.name)",
+                executable: try context.tool(named: "PolicyListGenerator").url,
+                arguments: [output.path] + inputs.map(\.path),
+                inputFiles: inputs,
+                outputFiles: [output])
+        ]
+    }
+}

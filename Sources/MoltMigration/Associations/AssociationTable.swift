@@ -1,0 +1,130 @@
+import MoltCore
+import MoltSQLite
+import MoltStore
+
+/// Which destination objects each entity mapping made from which source objects: Core Data's
+/// association table, kept on disk in a temporary SQLite table of the destination connection
+/// (so a million associations cost no memory), indexed both ways.
+///
+/// Objects are identified by hierarchy (the root entity's number, as primary keys are unique
+/// per hierarchy), primary key and entity number.
+final class AssociationTable {
+    /// One side of an association: where the object lives and what it is.
+    struct Key: Hashable {
+        var root: Int
+        var primaryKey: Int64
+        var entity: Int
+    }
+
+    private let connection: SQLiteConnection
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(connection: SQLiteConnection) throws {
+        self.connection = connection
+        try connection.execute(
+            """
+            PRAGMA temp_store = FILE;
+            CREATE TEMP TABLE molt_associations (
+                mapping INTEGER NOT NULL,
+                source_root INTEGER NOT NULL, source_pk INTEGER NOT NULL, source_entity INTEGER NOT NULL,
+                destination_root INTEGER NOT NULL, destination_pk INTEGER NOT NULL, destination_entity INTEGER NOT NULL
+            );
+            CREATE INDEX temp.molt_associations_by_source ON molt_associations (source_root, source_pk, mapping);
+            CREATE INDEX temp.molt_associations_by_destination
+                ON molt_associations (mapping, destination_root, destination_pk);
+            """)
+    }
+
+    private func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try connection.prepare(sql)
+        statements[sql] = prepared
+        return prepared
+    }
+
+    /// Records that `mapping` made `destination` from `source` (once per pair).
+    func associate(mapping: Int, source: Key, destination: Key) throws {
+        let insert = try statement(
+            """
+            INSERT INTO molt_associations
+                (mapping, source_root, source_pk, source_entity, destination_root, destination_pk, destination_entity)
+            SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
+                SELECT 1 FROM molt_associations WHERE source_root = ? AND source_pk = ? AND mapping = ?
+                AND destination_root = ? AND destination_pk = ?)
+            """)
+        try insert.bind([
+            .integer(Int64(mapping)), .integer(Int64(source.root)), .integer(source.primaryKey),
+            .integer(Int64(source.entity)),
+            .integer(Int64(destination.root)), .integer(destination.primaryKey), .integer(Int64(destination.entity)),
+            .integer(Int64(source.root)), .integer(source.primaryKey), .integer(Int64(mapping)),
+            .integer(Int64(destination.root)), .integer(destination.primaryKey),
+        ])
+        try insert.run()
+    }
+
+    /// The destinations made from `source`, by one mapping or (nil) by any, in the order they
+    /// were associated.
+    func destinations(of source: Key, mapping: Int?) throws -> [Key] {
+        let query: SQLiteStatement
+        if let mapping {
+            query = try statement(
+                "SELECT destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? AND mapping = ? ORDER BY rowid"
+            )
+            try query.bind([.integer(Int64(source.root)), .integer(source.primaryKey), .integer(Int64(mapping))])
+        } else {
+            query = try statement(
+                "SELECT destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? ORDER BY rowid"
+            )
+            try query.bind([.integer(Int64(source.root)), .integer(source.primaryKey)])
+        }
+        var result: [Key] = []
+        while try query.step() {
+            result.append(
+                Key(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1), entity: Int(query.int64(at: 2))))
+        }
+        return result
+    }
+
+    /// The sources `mapping` made `destination` from, in the order they were associated.
+    func sources(of destination: Key, mapping: Int) throws -> [Key] {
+        let query = try statement(
+            "SELECT source_root, source_pk, source_entity FROM molt_associations WHERE mapping = ? AND destination_root = ? AND destination_pk = ? ORDER BY rowid"
+        )
+        try query.bind([.integer(Int64(mapping)), .integer(Int64(destination.root)), .integer(destination.primaryKey)])
+        var result: [Key] = []
+        while try query.step() {
+            result.append(
+                Key(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1), entity: Int(query.int64(at: 2))))
+        }
+        return result
+    }
+
+    /// The distinct destinations `mapping` made, in key order after `after`, at most `limit`.
+    func destinations(of mapping: Int, after: (root: Int, primaryKey: Int64), limit: Int) throws -> [Key] {
+        let query = try statement(
+            """
+            SELECT destination_root, destination_pk, MIN(destination_entity) FROM molt_associations
+            WHERE mapping = ? AND (destination_root, destination_pk) > (?, ?)
+            GROUP BY destination_root, destination_pk ORDER BY destination_root, destination_pk LIMIT ?
+            """)
+        try query.bind([
+            .integer(Int64(mapping)), .integer(Int64(after.root)), .integer(after.primaryKey), .integer(Int64(limit)),
+        ])
+        var result: [Key] = []
+        while try query.step() {
+            result.append(
+                Key(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1), entity: Int(query.int64(at: 2))))
+        }
+        return result
+    }
+
+    /// How many distinct destinations `mapping` made.
+    func destinationCount(of mapping: Int) throws -> Int {
+        let query = try statement(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM molt_associations WHERE mapping = ? GROUP BY destination_root, destination_pk)"
+        )
+        try query.bind([.integer(Int64(mapping))])
+        guard try query.step() else { return 0 }
+        return Int(query.int64(at: 0))
+    }
+}

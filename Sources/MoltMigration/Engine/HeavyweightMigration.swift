@@ -1,0 +1,255 @@
+public import Foundation
+public import Logging
+internal import MoltCore
+public import MoltMapping
+public import MoltModel
+import MoltSQLite
+internal import MoltStore
+
+/// Settings of a heavyweight migration.
+public struct MigrationOptions: Sendable {
+    /// Keep the old store (with its support folder) as `Name.molt-backup-<time>.ext`.
+    public var backup = false
+    /// Migrate into a temporary file, validate, count, and leave the store as it was.
+    public var dryRun = false
+    /// Objects read per query.
+    public var batchSize = 500
+    /// Objects written per transaction of the new store.
+    public var transactionSize = 5000
+    /// Called with progress as the migration goes (from the migrating thread).
+    public var progress: (@Sendable (MigrationProgress) -> Void)?
+    public var logger = Logger(label: "molt.migration")
+
+    public init() {}
+}
+
+/// A heavyweight migration: Core Data's two-stack, three-pass copy of a store into a new file
+/// with the destination model, followed by a crash-safe swap.
+///
+/// 1. Leftovers of an interrupted migration are cleaned up (``StoreRecovery``).
+/// 2. The mapping is checked against both models; any error stops everything, as does a
+///    policy no one registered.
+/// 3. The store is locked against other writers (``SourceLock``) and opened read-only with the
+///    source model (its entity hashes must match).
+/// 4. A new store is made beside it with the destination model, keeping the old store's UUID
+///    and the app's own metadata keys.
+/// 5. Copy pass, relate pass, validate pass (see ``CopyPass``, ``RelatePass``, ``ValidatePass``),
+///    then each policy's `end`.
+/// 6. The new store is finished (journal mode restored, synced, closed) and swapped in
+///    (``StoreSwap``); a dry run deletes it instead.
+///
+/// Any failure (a policy that throws, failed validation, cancellation, a full disk) removes the
+/// new store and leaves the old one untouched; the error carries Core Data's code (134110
+/// migration, 134120 cancelled, 134150 source store, 134160 destination store, 134170 policy,
+/// 134180 SQLite, 1550–1680 validation) and names the entity mapping and object.
+///
+/// ```swift
+/// let migration = HeavyweightMigration(store: url, source: v1, destination: v2, mapping: mapping)
+/// let report = try migration.run()
+/// ```
+public final class HeavyweightMigration: @unchecked Sendable {
+    public let store: URL
+    public let sourceModel: ObjectModel
+    public let destinationModel: ObjectModel
+    public let mapping: MappingModel
+    public let options: MigrationOptions
+    private let cancellation = Cancellation()
+    private let managerLock = NSLock()
+    private var activeManager: MigrationManager?
+
+    public init(
+        store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
+        options: MigrationOptions = MigrationOptions()
+    ) {
+        self.store = store
+        self.sourceModel = source
+        self.destinationModel = destination
+        self.mapping = mapping
+        self.options = options
+    }
+
+    /// Stops a running migration (from any thread); it fails with 134120 and changes nothing.
+    public func cancel() {
+        cancellation.cancel(with: nil)
+        managerLock.lock()
+        activeManager?.cancel()
+        managerLock.unlock()
+    }
+
+    /// Runs the migration.
+    @discardableResult
+    public func run() throws -> MigrationReport {
+        let started = Date()
+        let logger = options.logger
+        try StoreRecovery.recover(at: store, logger: logger)
+        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        try checkMapping()
+        let policyTypes = try resolvePolicies()
+
+        let lock = try SourceLock(store: store, logger: logger)
+        let files = StoreFiles(store)
+        let newPath =
+            options.dryRun
+            ? store.deletingLastPathComponent().appendingPathComponent(
+                ".\(store.lastPathComponent).molt-dryrun-\(UUID().uuidString)"
+            ).path
+            : files.new
+        var report = MigrationReport()
+        report.dryRun = options.dryRun
+        do {
+            try build(at: newPath, policyTypes: policyTypes, report: &report, started: started)
+            // Every connection to the new store is closed now; make its content durable.
+            try FileSync.sync(path: newPath)
+            if options.dryRun {
+                lock.abandon()
+                try removeStore(at: newPath)
+            } else {
+                try lock.releaseForSwap()
+                report.backup = try StoreSwap.replace(store, backup: options.backup, date: started)
+                logger.info("migration finished", metadata: ["molt.store": "\(store.path)"])
+            }
+        } catch {
+            lock.abandon()
+            try? removeStore(at: newPath)
+            throw Self.classify(error, store: store.path)
+        }
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
+    // MARK: Steps
+
+    private func checkMapping() throws {
+        let diagnostics = MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
+            mapping, source: sourceModel, destination: destinationModel)
+        let errors = diagnostics.errors
+        guard let first = errors.first else { return }
+        throw MoltError(
+            .migration,
+            errors.count == 1
+                ? "the mapping has an error: \(first.message)"
+                : "the mapping has \(errors.count) errors; the first: \(first.message)",
+            location: first.location, entity: first.entity, property: first.property,
+            recovery: "Run `molt check-mapping` to see every problem; the store was not changed.",
+            details: errors.map(\.description))
+    }
+
+    private func resolvePolicies() throws -> [String: any EntityMigrationPolicy.Type] {
+        var types: [String: any EntityMigrationPolicy.Type] = [:]
+        for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
+            if let name = entityMapping.policyName {
+                types[entityMapping.name] = try PolicyRegistry.require(name, mapping: entityMapping.name)
+            } else {
+                types[entityMapping.name] = DefaultEntityMigrationPolicy.self
+            }
+        }
+        return types
+    }
+
+    private func build(
+        at newPath: String, policyTypes: [String: any EntityMigrationPolicy.Type], report: inout MigrationReport,
+        started: Date
+    ) throws {
+        let logger = options.logger
+        let source = try openSource()
+        for entity in source.layout.entities where !entity.isAbstract {
+            report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
+        }
+        var creation = StoreCreationOptions()
+        creation.storeUUID = source.store.metadata.storeUUID
+        creation.additionalMetadata = source.store.metadata.additionalEntries
+        creation.usesWriteAheadLog = try source.store.journalMode() == "wal"
+        if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
+        creation.logger = logger
+        try removeStore(at: newPath)
+        let destination: ObjectStore
+        do {
+            destination = try ObjectStore.create(
+                at: URL(fileURLWithPath: newPath), model: destinationModel, options: creation)
+        } catch let error as MoltError {
+            throw error.code == .sqlite
+                ? error
+                : MoltError(
+                    .destinationStore, "the new store cannot be created: \(error.message)", location: error.location,
+                    underlying: error)
+        }
+        // The new store is disposable until it is complete: no journal, no syncing while it fills.
+        try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+        try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
+        try destination.store.connection.execute(
+            "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")
+        logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
+    }
+
+    /// The three passes and the policies' `end`, on an open source and new store.
+    private func fill(
+        destination: ObjectStore, source: ObjectStore, policyTypes: [String: any EntityMigrationPolicy.Type],
+        report: inout MigrationReport, started: Date
+    ) throws {
+        let manager = try MigrationManager(
+            source: source, destination: destination, mappingModel: mapping, logger: options.logger, startDate: started)
+        managerLock.lock()
+        activeManager = manager
+        managerLock.unlock()
+        defer {
+            managerLock.lock()
+            activeManager = nil
+            managerLock.unlock()
+        }
+        if let error = cancellation.error { manager.cancel(with: error) }
+        for (name, type) in policyTypes { manager.policies[name] = type.init() }
+
+        let progress = ProgressReporter(options.progress)
+        let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
+        try transaction.begin()
+        try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
+        try RelatePass(manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize)
+            .run()
+        try manager.writer.finish()
+        try transaction.commit()
+        try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).run()
+        for entityMapping in mapping.entityMappings {
+            guard let policy = manager.policies[entityMapping.name] else { continue }
+            manager.begin(entityMapping)
+            try PolicyCall.run(entityMapping, "end") { try policy.end(entityMapping, manager: manager) }
+        }
+        for entity in destination.layout.entities where !entity.isAbstract {
+            report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
+        }
+    }
+
+    private func openSource() throws -> ObjectStore {
+        let source: SQLiteStore
+        do {
+            source = try SQLiteStore(at: store, readOnly: true, logger: options.logger)
+        } catch let error as MoltError {
+            throw error
+        }
+        do {
+            return try ObjectStore(store: source, model: sourceModel)
+        } catch var error as MoltError where error.code == .incompatibleVersionHash {
+            error.message = "the store does not match the source model: " + error.message
+            throw error
+        }
+    }
+
+    private func removeStore(at path: String) throws {
+        try FileOperations.remove(path)
+        for companion in StoreFiles.companions(of: path) { try FileOperations.remove(companion) }
+    }
+
+    /// Gives an error Core Data's migration code when it has none of its own.
+    static func classify(_ error: any Error, store: String) -> any Error {
+        guard let molt = error as? MoltError else {
+            if let sqlite = error as? SQLiteError {
+                return MoltError(
+                    .sqlite, "SQLite failed during the migration: \(sqlite.message)",
+                    location: SourceLocation(file: store), underlying: sqlite)
+            }
+            return MoltError(
+                .migration, "the migration failed: \(error)", location: SourceLocation(file: store),
+                underlying: DescribedError(error))
+        }
+        return molt
+    }
+}

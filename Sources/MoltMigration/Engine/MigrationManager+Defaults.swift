@@ -1,0 +1,152 @@
+public import MoltCore
+public import MoltMapping
+import MoltModel
+public import MoltStore
+
+/// Core Data's default behaviour, which policies can call to keep it and add to it.
+extension MigrationManager {
+    /// Makes one destination object of the current mapping's destination entity from `source`:
+    /// each attribute from its value expression (explicit or inferred), the model's default, or
+    /// none; then associates the two.
+    @discardableResult
+    public func createDefaultDestinationInstance(for source: SourceObject) throws -> DestinationObject {
+        let mapping = try requireCurrentMapping()
+        guard let entity = mapping.destinationEntityName else {
+            throw MoltError(.migration, "the entity mapping has no destination entity", entity: mapping.name)
+        }
+        let compiled = compiledMapping(mapping)
+        let context = evaluationContext(source: source.id)
+        var values: [String: ExpressionValue] = [:]
+        for (name, value) in compiled.attributes {
+            switch value {
+            case .expression(let expression, let propertyMapping):
+                values[name] = try evaluate(
+                    expression, context, mapping: mapping, object: source.id, property: name, at: propertyMapping)
+            case .modelDefault:
+                continue
+            case .noValue:
+                values[name] = .null
+            }
+        }
+        let object: DestinationObject
+        do {
+            object = try createDestinationObject(entity: entity, attributes: values)
+        } catch var error as MoltError {
+            error.message = "\(mapping.name): \(source.id): \(error.message)"
+            throw error.about(entity: mapping.name)
+        }
+        try associate(source: source, destination: object)
+        return object
+    }
+
+    /// Sets the relationships of a destination object the current mapping made, from the
+    /// mapping's relationship values, evaluated for each source object it was made from: a
+    /// to-many gets the objects of all of them (without repeats), a to-one the first found.
+    public func createDefaultRelationships(for destination: DestinationObject) throws {
+        let mapping = try requireCurrentMapping()
+        let compiled = compiledMapping(mapping)
+        guard let mappedEntity = compiled.resolved.destinationEntity,
+            let entity = destinationModel.entity(named: destination.entity),
+            destinationModel.entity(entity, isKindOf: mappedEntity.name)
+        else { return }
+        let sources = try sourceIDs(for: destination, mapping: mapping)
+        defer { currentRelationship = nil }
+        for (relationship, expression, propertyMapping) in compiled.relationships {
+            var collected: [DestinationObject] = []
+            for source in sources {
+                let context = evaluationContext(source: source, destination: destination, relationship: relationship)
+                let value = try evaluate(
+                    expression, context, mapping: mapping, object: source, property: relationship.name,
+                    at: propertyMapping)
+                collected += try destinationObjects(
+                    in: value, mapping: mapping, object: source, property: relationship.name)
+                if !relationship.isToMany, !collected.isEmpty { break }
+            }
+            do {
+                try setRelationship(relationship.name, of: destination, to: collected)
+            } catch var error as MoltError {
+                error.message =
+                    "\(mapping.name): \(destination.id) (from \(sources.map(\.description).joined(separator: ", "))): \(error.message)"
+                throw error.about(entity: mapping.name, property: relationship.name)
+            }
+        }
+    }
+
+    /// The source objects the current mapping made `destination` from.
+    public func sourceObjects(for destination: DestinationObject) throws -> [SourceObject] {
+        try sourceIDs(for: destination, mapping: try requireCurrentMapping()).map { try sourceObject($0) }
+    }
+
+    func sourceIDs(for destination: DestinationObject, mapping: EntityMapping) throws -> [ObjectID] {
+        try associations.sources(
+            of: try key(destination.id, in: self.destination), mapping: try number(of: mapping.name)
+        )
+        .map { try objectID($0, in: source) }
+    }
+
+    // MARK: Evaluating
+
+    func evaluationContext(
+        source: ObjectID, destination: DestinationObject? = nil, relationship: Relationship? = nil
+    )
+        -> EvaluationContext
+    {
+        var variables = self.variables()
+        variables["source"] = .object(ObjectReference(.source, source))
+        if let destination { variables["destination"] = .object(ObjectReference(.destination, destination.id)) }
+        let context = EvaluationContext(variables: variables, resolver: resolver, functions: self)
+        let start = startDate
+        context.now = { start }
+        currentRelationship = relationship
+        return context
+    }
+
+    func evaluate(
+        _ expression: CompiledExpression, _ context: EvaluationContext, mapping: EntityMapping, object: ObjectID,
+        property: String, at propertyMapping: PropertyMapping?
+    ) throws -> ExpressionValue {
+        do {
+            return try expression.evaluate(context)
+        } catch let error as EvaluationError {
+            let location =
+                propertyMapping?.origin?.location(ofOffset: error.offset, element: nil) ?? propertyMapping?.location
+            throw MoltError(
+                .migration,
+                "\(mapping.name): \(object): the value of \(property) (\(expression.expression)) failed: \(error.message)",
+                location: location, entity: mapping.name, property: property)
+        } catch let error as MoltError {
+            throw error
+        } catch {
+            throw MoltError(
+                .entityMigrationPolicy, "\(mapping.name): \(object): \(property): \(error)", entity: mapping.name,
+                property: property, underlying: DescribedError(error))
+        }
+    }
+
+    /// The destination objects a relationship value names.
+    func destinationObjects(
+        in value: ExpressionValue, mapping: EntityMapping, object: ObjectID, property: String
+    ) throws
+        -> [DestinationObject]
+    {
+        switch value {
+        case .null: return []
+        case .object(let reference):
+            guard reference.store == .destination else {
+                throw MoltError(
+                    .migration,
+                    "\(mapping.name): \(object): \(property) was given a source object (\(reference.id)); relationships need destination objects",
+                    entity: mapping.name, property: property)
+            }
+            return [DestinationObject(id: reference.id)]
+        case .collection(let items):
+            return try items.flatMap {
+                try destinationObjects(in: $0, mapping: mapping, object: object, property: property)
+            }
+        default:
+            throw MoltError(
+                .migration, "\(mapping.name): \(object): \(property) was given \(value.kindName), not objects",
+                entity: mapping.name, property: property)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+public import MoltCore
+public import MoltMapping
+public import MoltStore
+
+/// The manager's functions, for policies (in Swift) and for value expressions
+/// (`FUNCTION($manager, "…", …)`).
+extension MigrationManager: FunctionDispatcher {
+    /// The destination objects the entity mapping `name` made from `sources`, in order (while
+    /// a relationship's value is computed, only those of the relationship's entity: a policy may
+    /// have made objects of several entities from one source).
+    public func destinationInstances(
+        forEntityMappingNamed name: String, sourceInstances sources: [ObjectID]
+    ) throws
+        -> [DestinationObject]
+    {
+        let mapping = try number(of: name)
+        return ofCurrentRelationshipEntity(
+            try sources.flatMap { source in
+                try associations.destinations(of: try key(source, in: self.source), mapping: mapping)
+                    .map { DestinationObject(id: try objectID($0, in: destination)) }
+            })
+    }
+
+    /// The destination objects any entity mapping made from `sources` (reached through a
+    /// source relationship), in order; while a relationship's value is computed, only those
+    /// of the relationship's entity.
+    public func destinationInstances(
+        forSourceRelationshipNamed name: String, sourceInstances sources: [ObjectID]
+    ) throws
+        -> [DestinationObject]
+    {
+        ofCurrentRelationshipEntity(
+            try sources.flatMap { source in
+                try associations.destinations(of: try key(source, in: self.source), mapping: nil)
+                    .map { DestinationObject(id: try objectID($0, in: destination)) }
+            })
+    }
+
+    /// `objects`, or while a relationship's value is computed, those of its entity.
+    private func ofCurrentRelationshipEntity(_ objects: [DestinationObject]) -> [DestinationObject] {
+        guard let relationship = currentRelationship else { return objects }
+        return objects.filter { object in
+            destinationModel.entity(named: object.entity).map {
+                destinationModel.entity($0, isKindOf: relationship.destinationEntityName)
+            } ?? false
+        }
+    }
+
+    /// The source objects the entity mapping `name` made `destinations` from, in order.
+    public func sourceInstances(
+        forEntityMappingNamed name: String, destinationInstances destinations: [DestinationObject]
+    )
+        throws -> [ObjectID]
+    {
+        let mapping = try number(of: name)
+        return try destinations.flatMap { object in
+            try associations.sources(of: try key(object.id, in: destination), mapping: mapping).map {
+                try objectID($0, in: source)
+            }
+        }
+    }
+
+    public func call(_ target: FunctionTarget, selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue
+    {
+        switch target {
+        case .manager:
+            return try callManager(selector, arguments)
+        case .entityPolicy:
+            let mapping = try requireCurrentMapping()
+            guard let policy = policies[mapping.name] else {
+                throw MoltError(.entityMigrationPolicy, "the entity mapping has no policy", entity: mapping.name)
+            }
+            return try policy.call(selector, arguments: arguments, manager: self)
+        case .entityMapping, .propertyMapping:
+            throw MoltError(.migration, "FUNCTION($\(target.rawValue), …) is not supported")
+        }
+    }
+
+    private func callManager(_ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        guard arguments.count == 2, case .string(let name) = arguments[0] else {
+            throw MoltError(.migration, "\(selector) takes a name in quotes and objects")
+        }
+        let objects = Self.references(arguments[1])
+        switch selector {
+        case "destinationInstancesForEntityMappingNamed:sourceInstances:":
+            let made = try destinationInstances(forEntityMappingNamed: name, sourceInstances: objects.map(\.id))
+            return .collection(made.map { .object(ObjectReference(.destination, $0.id)) })
+        case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
+            let made = try destinationInstances(forSourceRelationshipNamed: name, sourceInstances: objects.map(\.id))
+            return .collection(made.map { .object(ObjectReference(.destination, $0.id)) })
+        case "sourceInstancesForEntityMappingNamed:destinationInstances:":
+            let found = try sourceInstances(
+                forEntityMappingNamed: name, destinationInstances: objects.map { DestinationObject(id: $0.id) })
+            return .collection(found.map { .object(ObjectReference(.source, $0)) })
+        default:
+            throw MoltError(.migration, "$manager has no function \"\(selector)\"")
+        }
+    }
+
+    /// The object references in a value: one object, a collection of them, or none.
+    static func references(_ value: ExpressionValue) -> [ObjectReference] {
+        switch value {
+        case .object(let reference): [reference]
+        case .collection(let items): items.flatMap(references)
+        default: []
+        }
+    }
+}

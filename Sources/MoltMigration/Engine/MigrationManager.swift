@@ -1,0 +1,284 @@
+public import Foundation
+public import Logging
+public import MoltCore
+public import MoltMapping
+public import MoltModel
+import MoltSQLite
+public import MoltStore
+
+/// The state of one heavyweight migration, and what policies use to do their work: the two
+/// stores, the mapping being run, the association table, object creation and relationships,
+/// and cancellation.
+///
+/// The source store is only read. The destination store is a new file the migration fills;
+/// objects are written in batches, in transactions of their own. A manager is used from one
+/// thread; ``cancel(with:)`` may be called from any.
+public final class MigrationManager {
+    public let sourceModel: ObjectModel
+    public let destinationModel: ObjectModel
+    public let mappingModel: MappingModel
+    /// The source store, opened read-only with the source model.
+    public let source: ObjectStore
+    /// The destination store being built, opened with the destination model.
+    public let destination: ObjectStore
+    public let logger: Logger
+
+    /// The entity mapping being run.
+    public private(set) var currentEntityMapping: EntityMapping?
+    /// The time `now()` stands for during the whole migration.
+    public let startDate: Date
+
+    let writer: ObjectWriter
+    let associations: AssociationTable
+    let resolver: StoreObjectResolver
+    let resolverModel: MappingResolver
+    private var mappingNumbers: [String: Int] = [:]
+    private var compiled: [String: CompiledMapping] = [:]
+    var policies: [String: any EntityMigrationPolicy] = [:]
+    /// The destination relationship whose value is being computed, if any.
+    var currentRelationship: Relationship?
+    private let cancellation = Cancellation()
+
+    init(
+        source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, logger: Logger, startDate: Date
+    ) throws {
+        self.source = source
+        self.destination = destination
+        self.sourceModel = source.model
+        self.destinationModel = destination.model
+        self.mappingModel = mappingModel
+        self.logger = logger
+        self.startDate = startDate
+        writer = try ObjectWriter(
+            connection: destination.store.connection, layout: destination.layout, path: destination.store.url.path)
+        associations = try AssociationTable(connection: destination.store.connection)
+        resolver = StoreObjectResolver(source: source, destination: destination)
+        resolverModel = MappingResolver(
+            source: source.model, destination: destination.model, mappingModel: mappingModel)
+        for (index, mapping) in mappingModel.entityMappings.enumerated() {
+            mappingNumbers[mapping.name] = index + 1
+        }
+    }
+
+    // MARK: The current mapping
+
+    /// The current entity mapping's user info.
+    public var userInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
+
+    /// The source entity of `mapping` in the source model.
+    public func sourceEntity(for mapping: EntityMapping) -> Entity? {
+        mapping.sourceEntityName.flatMap { sourceModel.entity(named: $0) }
+    }
+
+    /// The destination entity of `mapping` in the destination model.
+    public func destinationEntity(for mapping: EntityMapping) -> Entity? {
+        mapping.destinationEntityName.flatMap { destinationModel.entity(named: $0) }
+    }
+
+    func begin(_ mapping: EntityMapping) {
+        currentEntityMapping = mapping
+    }
+
+    func requireCurrentMapping() throws -> EntityMapping {
+        guard let currentEntityMapping else {
+            throw MoltError(.migration, "no entity mapping is running")
+        }
+        return currentEntityMapping
+    }
+
+    func number(of mapping: String) throws -> Int {
+        guard let number = mappingNumbers[mapping] else {
+            throw MoltError(.migration, "there is no entity mapping called \"\(mapping)\"")
+        }
+        return number
+    }
+
+    /// The mapping's values, resolved and compiled once.
+    func compiledMapping(_ mapping: EntityMapping) -> CompiledMapping {
+        if let existing = compiled[mapping.name] { return existing }
+        let made = CompiledMapping(resolved: resolverModel.resolve(mapping))
+        compiled[mapping.name] = made
+        return made
+    }
+
+    // MARK: Cancelling
+
+    /// Stops the migration at the next object: it fails with `error` (Core Data's 134120,
+    /// "cancelled", when nil), the source store untouched. Safe to call from any thread.
+    public func cancel(with error: (any Error & Sendable)? = nil) {
+        cancellation.cancel(with: error)
+    }
+
+    /// Whether the migration has been cancelled.
+    public var isCancelled: Bool { cancellation.error != nil }
+
+    func checkCancelled() throws {
+        if let error = cancellation.error { throw error }
+    }
+
+    // MARK: Reading the source
+
+    /// A source object by ID.
+    public func sourceObject(_ id: ObjectID) throws -> SourceObject {
+        guard let stored = try source.object(id) else {
+            throw MoltError(.sourceStore, "the source object \(id) does not exist")
+        }
+        resolver.remember(stored)
+        return SourceObject(stored: stored, manager: self)
+    }
+
+    /// Every source object of `entity` (not its sub-entities) that passes `filter` (a
+    /// predicate, optional), in key order; `body` is called for each.
+    public func forEachSourceObject(
+        of entity: String, filter: String? = nil, _ body: (SourceObject) throws -> Void
+    ) throws {
+        let predicate = try filter.map { text -> MappingExpression in
+            do {
+                return try ExpressionParser().parse(text)
+            } catch {
+                throw MoltError(.migration, "the filter \"\(text)\" is not valid: \(error)")
+            }
+        }
+        try forEachSourceObject(of: entity, filterExpression: predicate, body)
+    }
+
+    func forEachSourceObject(
+        of entity: String, filterExpression predicate: MappingExpression?, _ body: (SourceObject) throws -> Void
+    ) throws {
+        let objects = try FilteredObjects(
+            store: source, entity: entity, filter: predicate, variables: variables(), includingSubentities: false,
+            now: startDate, resolver: resolver)
+        while let batch = try objects.nextBatch() {
+            for stored in batch {
+                try checkCancelled()
+                resolver.remember(stored)
+                try body(SourceObject(stored: stored, manager: self))
+            }
+        }
+    }
+
+    /// Variables for expressions of the current mapping: its user info and the targets.
+    func variables() -> [String: ExpressionValue] {
+        EvaluationContext.variables(userInfo: userInfo)
+    }
+
+    // MARK: Making destination objects
+
+    /// Inserts a destination object of `entity` with attribute values (converted as
+    /// ``AttributeAssignment`` describes; attributes not given take the model's default).
+    public func createDestinationObject(
+        entity: String, attributes: [String: ExpressionValue] = [:]
+    ) throws
+        -> DestinationObject
+    {
+        let layout = try destination.layout.requireEntity(entity)
+        var values: [String: AttributeValue] = [:]
+        for column in layout.attributes {
+            let attribute = column.attribute
+            if let given = attributes[attribute.name] {
+                if let converted = try AttributeAssignment.convert(given, to: attribute) {
+                    values[attribute.name] = converted
+                }
+            } else if let fallback = AttributeValue(defaultOf: attribute) {
+                values[attribute.name] = fallback
+            }
+        }
+        for name in attributes.keys where layout.attribute(named: name) == nil {
+            throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
+        }
+        return DestinationObject(id: try writer.insert(entity, attributes: values, applyingDefaults: false))
+    }
+
+    /// Sets attribute values of a destination object made by this migration.
+    public func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
+        let layout = try destination.layout.requireEntity(object.entity)
+        var values: [String: AttributeValue?] = [:]
+        for (name, value) in attributes {
+            guard let column = layout.attribute(named: name) else {
+                throw MoltError(
+                    .migration, "the destination entity has no stored attribute \"\(name)\"", entity: object.entity)
+            }
+            values[name] = try AttributeAssignment.convert(value, to: column.attribute)
+        }
+        try writer.update(object.id, attributes: values)
+    }
+
+    /// Records that the current entity mapping made `destination` from `source`.
+    public func associate(source: SourceObject, destination: DestinationObject) throws {
+        try associate(source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
+    }
+
+    func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
+        try associations.associate(
+            mapping: try number(of: mapping), source: try key(source, in: self.source),
+            destination: try key(destination, in: self.destination))
+    }
+
+    /// Sets a relationship of a destination object to destination objects: a to-one takes
+    /// none or one, a to-many any number (in order, if ordered).
+    public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
+        let layout = try destination.layout.requireEntity(object.entity)
+        guard let link = layout.relationship(named: name) else {
+            throw MoltError(.migration, "the destination entity has no relationship \"\(name)\"", entity: object.entity)
+        }
+        var seen: Set<ObjectID> = []
+        let unique = objects.map(\.id).filter { seen.insert($0).inserted }
+        if link.relationship.isToMany {
+            try writer.setToMany(object.id, name, to: unique)
+        } else {
+            guard unique.count <= 1 else {
+                throw MoltError(
+                    .migration, "the to-one relationship was given \(unique.count) objects", entity: object.entity,
+                    property: name)
+            }
+            try writer.setToOne(object.id, name, to: unique.first)
+        }
+    }
+
+    /// Objects in the destination store so far (all entities).
+    func destinationObjectCount() throws -> Int {
+        try destination.layout.tables.reduce(0) { total, table in
+            total
+                + Int(
+                    try destination.store.connection.scalar("SELECT count(*) FROM \(SQL.identifier(table.name))")?
+                        .integerValue ?? 0)
+        }
+    }
+
+    // MARK: Keys
+
+    func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
+        let entity = try store.layout.requireEntity(id.entity)
+        let root = store.layout.entity(named: entity.rootName)?.number ?? entity.number
+        return AssociationTable.Key(root: root, primaryKey: id.primaryKey, entity: entity.number)
+    }
+
+    func objectID(_ key: AssociationTable.Key, in store: ObjectStore) throws -> ObjectID {
+        guard let entity = store.layout.entity(number: key.entity) else {
+            throw MoltError(.migration, "unknown entity number \(key.entity)")
+        }
+        return ObjectID(entity: entity.name, primaryKey: key.primaryKey)
+    }
+}
+
+/// A cancellation flag shared across threads.
+final class Cancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (any Error & Sendable)?
+
+    var error: (any Error & Sendable)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func cancel(with error: (any Error & Sendable)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if stored == nil {
+            stored =
+                error
+                ?? MoltError(.migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// How far a migration has come: the pass, the entity mapping being run, the objects done and
+/// to do in this step, and the fraction of the whole migration.
+///
+/// The three passes weigh the same; within a pass, each entity mapping weighs its number of
+/// objects (the copy pass counts the rows its filter's SQL part keeps, so a filter evaluated on
+/// objects can make it finish early).
+public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
+    public enum Pass: String, Sendable, Hashable, CaseIterable {
+        case copy, relate, validate
+    }
+
+    public var pass: Pass
+    /// The entity mapping (copy, relate) or entity (validate) being worked on.
+    public var step: String?
+    /// Objects done and to do in this pass.
+    public var completed: Int
+    public var total: Int
+    /// The whole migration, from 0 to 1.
+    public var fraction: Double
+
+    public init(pass: Pass, step: String?, completed: Int, total: Int) {
+        self.pass = pass
+        self.step = step
+        self.completed = completed
+        self.total = total
+        let index = Double(Pass.allCases.firstIndex(of: pass)!)
+        let within = total > 0 ? min(1, Double(completed) / Double(total)) : 1
+        fraction = (index + within) / Double(Pass.allCases.count)
+    }
+
+    public var description: String {
+        "\(Int((fraction * 100).rounded()))% \(pass.rawValue)\(step.map { " \($0)" } ?? "") \(completed)/\(total)"
+    }
+}
+
+/// What a migration did.
+public struct MigrationReport: Sendable {
+    /// One entity mapping's work: source objects read (after the filter) and destination
+    /// objects made.
+    public struct MappingCount: Sendable, Hashable {
+        public var mapping: String
+        public var sourceObjects: Int
+        public var destinationObjects: Int
+    }
+
+    public var mappings: [MappingCount] = []
+    /// Objects per entity in the source and in the destination store.
+    public var sourceCounts: [String: Int] = [:]
+    public var destinationCounts: [String: Int] = [:]
+    /// Where the old store was kept, when asked for.
+    public var backup: String?
+    /// Whether the store was left as it was (a dry run).
+    public var dryRun = false
+    /// Seconds the migration took.
+    public var duration: Double = 0
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import MoltCore
+import MoltSQLite
+import MoltStore
+
+/// Keeps other processes from writing to the source store while it is migrated, and proves at
+/// the end that nobody did.
+///
+/// At the start it checkpoints the store's write-ahead log (which fails if another process is
+/// reading or writing it) and takes SQLite's write lock (`BEGIN IMMEDIATE`), held until the
+/// migration ends: another process that tries to write waits and gives up. At the end it
+/// releases the lock, checkpoints again so the old store's `-wal` is empty (so no old log can
+/// ever be applied to the new store), and checks SQLite's data version to be sure nothing was
+/// written in between.
+final class SourceLock {
+    private let connection: SQLiteConnection
+    private let path: String
+    private var dataVersion: Int64 = 0
+    private let isWriteAheadLog: Bool
+
+    init(store url: URL, logger: Logger) throws {
+        path = url.path
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 2000, logger: logger)
+            isWriteAheadLog = try connection.journalMode() == "wal"
+            if isWriteAheadLog { try connection.checkpoint(.truncate) }
+            try connection.execute("BEGIN IMMEDIATE")
+            dataVersion = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
+        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+            throw Self.inUse(path, error)
+        } catch let error as MoltError {
+            throw error
+        } catch {
+            throw MoltError(
+                .sourceStore, "the store cannot be locked for the migration: \(error)",
+                location: SourceLocation(file: path))
+        }
+    }
+
+    static func inUse(_ path: String, _ error: any Error & Sendable) -> MoltError {
+        MoltError(
+            .sqlite, "another process has the store open and is using it; Molt will not migrate a store in use",
+            location: SourceLocation(file: path),
+            recovery: "Quit the app (or other tool) that has the store open, then run the migration again.",
+            underlying: error)
+    }
+
+    /// Releases the lock without changing anything (the migration failed or was a dry run).
+    func abandon() {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    }
+
+    /// Releases the lock and leaves the old store with everything in its main file and an
+    /// empty log; throws if another process wrote to it or is using it.
+    func releaseForSwap() throws {
+        do {
+            try connection.execute("ROLLBACK")
+            if isWriteAheadLog { try connection.checkpoint(.truncate) }
+            let now = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
+            guard now == dataVersion else {
+                throw MoltError(
+                    .sourceStore, "another process wrote to the store during the migration; nothing was replaced",
+                    location: SourceLocation(file: path),
+                    recovery: "Quit the other process and run the migration again.")
+            }
+        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+            throw Self.inUse(path, error)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import MoltCore
+import MoltStore
+
+/// Replaces a store with its migrated version so that, at every instant, the path opens either
+/// the complete old store or the complete new one, whatever happens (a crash, `kill -9`, a
+/// power cut).
+///
+/// Before the swap the old store has everything in its main file (its `-wal` checkpointed to
+/// empty) and the new store is complete, closed and synced beside it (`Store.sqlite.molt-new`).
+/// Then:
+///
+/// 1. With `--backup`, the old store gets a second name (`Store.molt-backup-….sqlite`, a hard
+///    link, or a synced copy where links are not possible), and so does its support folder.
+/// 2. A swap record (`Store.sqlite.molt-swap`) is written and synced: from here on the
+///    migration is finished by whoever looks next (``StoreRecovery``).
+/// 3. The old store's empty `-wal` and its `-shm` are removed, so no old file sits beside the
+///    new store.
+/// 4. The new store is renamed over the old one: one atomic `rename(2)`. The folder is synced.
+/// 5. The swap record is removed.
+///
+/// The new store takes the old one's permissions (and owner, when allowed). The support folder
+/// (`.Store_SUPPORT`) stays where it is and serves the new store.
+enum StoreSwap {
+    /// The swap record's content.
+    struct Intent: Codable, Equatable {
+        var format = 1
+        var newStore: String
+        var backup: String?
+    }
+
+    static func replace(_ url: URL, backup: Bool, date: Date) throws -> String? {
+        let files = StoreFiles(url)
+        guard (FileOperations.size(files.wal) ?? 0) == 0, !FileOperations.exists(files.journal) else {
+            throw MoltError(
+                .sourceStore, "the old store still has a log with data in it; nothing was replaced",
+                location: SourceLocation(file: files.store), recovery: "Run the migration again.")
+        }
+        try FileOperations.copyPermissions(from: files.store, to: files.new)
+        var backupPath: String?
+        if backup {
+            let name = files.backupName(at: date)
+            try FileOperations.linkOrCopy(files.store, to: name)
+            if FileOperations.exists(files.support) {
+                try FileOperations.linkOrCopyTree(files.support, to: StoreFiles.supportFolder(of: name))
+            }
+            backupPath = name
+        }
+        try FileOperations.syncFolder(of: files.store)
+        try writeIntent(Intent(newStore: files.new, backup: backupPath), to: files.intent)
+        try finish(files)
+        return backupPath
+    }
+
+    /// Steps 3 to 5 (also what recovery does when it finds a swap record and the new store).
+    static func finish(_ files: StoreFiles) throws {
+        if FileOperations.exists(files.new) {
+            try FileOperations.remove(files.wal)
+            try FileOperations.remove(files.sharedMemory)
+            try FileOperations.rename(files.new, to: files.store)
+            try FileOperations.syncFolder(of: files.store)
+        }
+        try FileOperations.remove(files.intent)
+        try FileOperations.syncFolder(of: files.store)
+    }
+
+    static func writeIntent(_ intent: Intent, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let temporary = path + ".tmp"
+        do {
+            try encoder.encode(intent).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw MoltError(
+                .fileWriteUnknown, "cannot write the swap record: \(error.localizedDescription)",
+                location: SourceLocation(file: temporary))
+        }
+        try FileSync.sync(path: temporary)
+        try FileOperations.rename(temporary, to: path)
+        try FileOperations.syncFolder(of: path)
+    }
+}

@@ -1,0 +1,75 @@
+public import Foundation
+public import MoltMapping
+public import MoltStore
+
+/// An object of the source store, seen through the source model by key (never the app's own
+/// classes). Relationships give further source objects.
+///
+/// ```swift
+/// let name = try source.text("name")
+/// for address in try source.objects("addresses") { … }
+/// ```
+public struct SourceObject {
+    /// The object as read from the store: every attribute and relationship.
+    public let stored: StoredObject
+    let manager: MigrationManager
+
+    public var id: ObjectID { stored.id }
+    /// The object's entity in the source model.
+    public var entity: String { stored.id.entity }
+
+    /// The value of an attribute, or the related object(s) of a relationship as
+    /// ``ExpressionValue/object(_:)`` or ``ExpressionValue/collection(_:)``.
+    public func value(_ key: String) throws -> ExpressionValue {
+        try manager.resolver.value(of: key, on: ObjectReference(.source, stored.id))
+    }
+
+    /// An attribute's value as text, or nil.
+    public func text(_ key: String) throws -> String? {
+        switch try value(key) {
+        case .string(let text), .uri(let text): return text
+        case .null: return nil
+        case let other: return try Conversion.describe(other)
+        }
+    }
+
+    /// The related source objects of a relationship (none, one or many).
+    public func objects(_ relationship: String) throws -> [SourceObject] {
+        let references: [ExpressionValue]
+        switch try value(relationship) {
+        case .null: references = []
+        case .collection(let items): references = items
+        case let single: references = [single]
+        }
+        return try references.compactMap { reference in
+            guard case .object(let object) = reference else { return nil }
+            return try manager.sourceObject(object.id)
+        }
+    }
+}
+
+/// An object of the destination store, made by this migration.
+public struct DestinationObject: Hashable, Sendable {
+    public let id: ObjectID
+
+    public init(id: ObjectID) {
+        self.id = id
+    }
+
+    /// The object's entity in the destination model.
+    public var entity: String { id.entity }
+}
+
+enum Conversion {
+    static func describe(_ value: ExpressionValue) throws -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .double(let number): number.description
+        case .decimal(let number): number.description
+        case .bool(let flag): flag ? "true" : "false"
+        case .uuid(let uuid): uuid.uuidString
+        case .date(let date): date.formatted(.iso8601)
+        default: "\(value)"
+        }
+    }
+}

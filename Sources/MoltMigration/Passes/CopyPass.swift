@@ -1,0 +1,125 @@
+import MoltCore
+import MoltMapping
+import MoltStore
+
+/// Pass 1: for each entity mapping, in order, each source object the mapping reads (its filter
+/// applied; SQL where possible) goes to the policy's `createDestinationInstances`.
+struct CopyPass {
+    let manager: MigrationManager
+    let transaction: BatchTransaction
+    let progress: ProgressReporter
+
+    func run(report: inout MigrationReport) throws {
+        let mappings = manager.mappingModel.entityMappings
+        var totals: [String: Int] = [:]
+        for mapping in mappings where mapping.kind.readsSource {
+            totals[mapping.name] =
+                try mapping.sourceEntityName.map {
+                    try manager.source.count(of: $0, includingSubentities: false)
+                } ?? 0
+        }
+        let total = totals.values.reduce(0, +)
+        var done = 0
+        for mapping in mappings {
+            guard mapping.kind.readsSource, let policy = manager.policies[mapping.name] else { continue }
+            manager.begin(mapping)
+            manager.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
+            try PolicyCall.run(mapping, "begin") { try policy.begin(mapping, manager: manager) }
+            var read = 0
+            let before = try manager.destinationObjectCount()
+            if let entity = mapping.sourceEntityName {
+                try manager.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
+                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id) {
+                        try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
+                    }
+                    read += 1
+                    done += 1
+                    try transaction.step()
+                    progress.report(.copy, mapping.name, done, total)
+                }
+            }
+            try PolicyCall.run(mapping, "endInstanceCreation") {
+                try policy.endInstanceCreation(mapping, manager: manager)
+            }
+            let made = try manager.destinationObjectCount() - before
+            report.mappings.append(.init(mapping: mapping.name, sourceObjects: read, destinationObjects: made))
+            manager.logger.debug(
+                "copy: end",
+                metadata: ["molt.mapping": "\(mapping.name)", "molt.read": "\(read)", "molt.made": "\(made)"])
+        }
+        progress.report(.copy, nil, total, total, force: true)
+    }
+}
+
+/// Pass 2: for each entity mapping, each destination object it made goes to the policy's
+/// `createRelationships`.
+struct RelatePass {
+    let manager: MigrationManager
+    let transaction: BatchTransaction
+    let progress: ProgressReporter
+    let batchSize: Int
+
+    func run() throws {
+        let mappings = manager.mappingModel.entityMappings.filter {
+            $0.kind.readsSource && manager.policies[$0.name] != nil
+        }
+        var totals: [String: Int] = [:]
+        for mapping in mappings {
+            totals[mapping.name] = try manager.associations.destinationCount(of: try manager.number(of: mapping.name))
+        }
+        let total = totals.values.reduce(0, +)
+        var done = 0
+        for mapping in mappings {
+            let policy = manager.policies[mapping.name]!
+            manager.begin(mapping)
+            manager.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
+            let number = try manager.number(of: mapping.name)
+            var after: (root: Int, primaryKey: Int64) = (0, 0)
+            while true {
+                let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
+                guard let last = batch.last else { break }
+                after = (last.root, last.primaryKey)
+                for key in batch {
+                    try manager.checkCancelled()
+                    let object = DestinationObject(id: try manager.objectID(key, in: manager.destination))
+                    try PolicyCall.run(mapping, "createRelationships", object: object.id) {
+                        try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
+                    }
+                    done += 1
+                    try transaction.step()
+                    progress.report(.relate, mapping.name, done, total)
+                }
+            }
+            try PolicyCall.run(mapping, "endRelationshipCreation") {
+                try policy.endRelationshipCreation(mapping, manager: manager)
+            }
+        }
+        progress.report(.relate, nil, total, total, force: true)
+    }
+}
+
+extension EntityMapping.Kind {
+    /// Whether mappings of this kind read source objects and run a policy.
+    var readsSource: Bool { self == .copy || self == .transform || self == .custom }
+}
+
+/// Runs a policy hook, turning what it throws into Core Data's policy error (134170) naming
+/// the mapping, the hook and the object.
+enum PolicyCall {
+    static func run(_ mapping: EntityMapping, _ hook: String, object: ObjectID? = nil, _ body: () throws -> Void) throws
+    {
+        do {
+            try body()
+        } catch let error as MoltError {
+            throw error
+        } catch {
+            let subject = object.map { " on \($0)" } ?? ""
+            throw MoltError(
+                .entityMigrationPolicy,
+                "the policy of \(mapping.name) failed in \(hook)\(subject): \(error)", entity: mapping.name,
+                recovery:
+                    "Fix the policy \(mapping.policyName ?? "") or the data it cannot handle; the store was not changed.",
+                underlying: DescribedError(error))
+        }
+    }
+}

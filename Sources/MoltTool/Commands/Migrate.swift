@@ -1,0 +1,168 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Molt
+import MoltPolicies
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Migrate a store to a new model version with a mapping file (a heavyweight migration).",
+        discussion: """
+            The store is opened read-only with the source model (from a bundle: the version whose \
+            hashes match the store), copied object by object into a new file beside it with the \
+            destination model, related, validated, and then swapped in so that the path always \
+            holds either the complete old store or the complete new one. On any failure, or \
+            Ctrl-C, the store is left exactly as it was.
+
+            The mapping is checked first (as check-mapping does); its policies must be compiled \
+            in (see Policies/). With --dry-run the new store is built in a temporary file, \
+            validated, counted and deleted. A migration interrupted by a crash is finished (or \
+            undone) the next time molt migrates the store, or with `molt recover`.
+            """)
+
+    @Argument(help: "The store to migrate.")
+    var store: String
+
+    @OptionGroup var models: ModelPairOptions
+
+    @Option(help: "The mapping file (.xml).")
+    var mapping: String
+
+    @Flag(help: "Keep the old store as NAME.molt-backup-<time>.EXT beside the new one.")
+    var backup = false
+
+    @Flag(name: .customLong("dry-run"), help: "Migrate into a temporary file, validate and report; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
+    var progress = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let logger = global.bootstrap()
+        PolicyRegistry.register(CompiledPolicies.all)
+        try global.run {
+            let url = URL(fileURLWithPath: store)
+            try StoreRecovery.recover(at: url, logger: logger)
+            let mappingModel = try MappingReader().read(contentsOf: URL(fileURLWithPath: mapping))
+            let source = try sourceModel(for: url, mapping: mappingModel)
+            let destination = try ModelPairOptions.model(
+                models.to, version: models.toVersion ?? mappingModel.destinationModelName, side: "destination",
+                useCurrent: true)
+            var options = MigrationOptions()
+            options.backup = backup
+            options.dryRun = dryRun
+            options.logger = logger
+            let display = ProgressDisplay(lines: progress)
+            if display.isActive { options.progress = { display.show($0) } }
+            let migration = HeavyweightMigration(
+                store: url, source: source, destination: destination, mapping: mappingModel, options: options)
+            let interrupt = Interrupts.cancel(migration)
+            defer { interrupt.cancel() }
+            let report: MigrationReport
+            do {
+                report = try migration.run()
+                display.finish()
+            } catch {
+                display.finish()
+                throw error
+            }
+            print(report: report, source: source, destination: destination)
+        }
+    }
+
+    /// The source model: the version given, or the bundle version whose hashes match the store.
+    func sourceModel(for url: URL, mapping: MappingModel) throws -> ObjectModel {
+        if let version = models.fromVersion {
+            return try ModelPairOptions.model(models.from, version: version, side: "source", useCurrent: false)
+        }
+        let source = try ModelArguments.source(models.from)
+        let store = try SQLiteStore(at: url)
+        let model = try store.matchingModel(from: source)
+        if let expected = mapping.sourceModelName, let actual = model.name, expected != actual {
+            throw MoltError(
+                .missingMappingModel,
+                "the store is at version \"\(actual)\", but the mapping file goes from \"\(expected)\"",
+                location: SourceLocation(file: store.url.path),
+                recovery: "Use the mapping file that starts at \"\(actual)\" (or --from-version to insist).")
+        }
+        return model
+    }
+
+    func print(report: MigrationReport, source: ObjectModel, destination: ObjectModel) {
+        let headline =
+            report.dryRun
+            ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
+            : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
+        Output.line(headline)
+        Output.line("Entity mappings:")
+        Output.table(
+            [["MAPPING", "READ", "MADE"]]
+                + report.mappings.map { [$0.mapping, String($0.sourceObjects), String($0.destinationObjects)] }
+        ).forEach { Output.line($0) }
+        Output.line("Objects in the \(report.dryRun ? "migrated copy" : "new store"):")
+        Output.table(
+            [["ENTITY", "OBJECTS"]]
+                + report.destinationCounts.keys.sorted(by: NameOrder.precedes).map {
+                    [$0, String(report.destinationCounts[$0]!)]
+                }
+        ).forEach { Output.line($0) }
+        if let backup = report.backup { Output.line("The old store is kept as \(backup)") }
+    }
+}
+
+/// Shows migration progress on standard error: a bar redrawn in place on a terminal, or (with
+/// --progress) a line every 5%; nothing otherwise.
+final class ProgressDisplay: @unchecked Sendable {
+    let isTerminal = isatty(STDERR_FILENO) == 1
+    let lines: Bool
+    private var lastPercent = -1
+    private let lock = NSLock()
+
+    init(lines: Bool) {
+        self.lines = lines
+    }
+
+    var isActive: Bool { isTerminal || lines }
+
+    func show(_ progress: MigrationProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let percent = Int(progress.fraction * 100)
+        if isTerminal {
+            let width = 30
+            let filled = Int(progress.fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            let text =
+                "\r[\(bar)] \(String(format: "%3d", percent))% \(progress.pass.rawValue) \(progress.step ?? "") \(progress.completed)/\(progress.total)"
+            FileHandle.standardError.write(Data((text.padding(toLength: 100, withPad: " ", startingAt: 0)).utf8))
+        } else if percent / 5 != lastPercent / 5 {
+            FileHandle.standardError.write(Data("molt: \(progress)\n".utf8))
+        }
+        lastPercent = percent
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isTerminal, lastPercent >= 0 {
+            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 100) + "\r").utf8))
+        }
+    }
+}
+
+/// Turns Ctrl-C into a clean cancellation (134120): the store is left as it was.
+enum Interrupts {
+    static func cancel(_ migration: HeavyweightMigration) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { migration.cancel() }
+        source.resume()
+        return source
+    }
+}
