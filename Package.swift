@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltMigrationTests",
-            dependencies: ["MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltTestSupport"],
+            dependencies: ["MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
