@@ -80,7 +80,17 @@ public final class SQLiteConnection {
         _ = try scalar("SELECT count(*) FROM sqlite_master")
     }
 
+    private var isClosed = false
+
     deinit {
+        if !isClosed { sqlite3_close_v2(handle) }
+    }
+
+    /// Closes the connection now rather than when it is released (its statements finish it
+    /// when they are released). It must not be used afterwards.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         sqlite3_close_v2(handle)
     }
 

@@ -202,17 +202,23 @@ struct CLITests {
     func migrate() throws {
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
         let mapping = Fixtures.package("MappingModels/Blog-to-Blog2.xml").path
-        let dry = try Tool.run(["migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping, "--dry-run"])
+        let dry = try Tool.run([
+            "migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping, "--dry-run",
+        ])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("the store was not changed"))
-        let run = try Tool.run(["migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping, "--backup", "--progress"])
+        let run = try Tool.run([
+            "migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping, "--backup", "--progress",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Migrated \(store.path) from Blog to Blog 2"))
         #expect(run.stdout.range(of: #"CommentToComment\s+4\s+4"#, options: .regularExpression) != nil)
         #expect(run.stdout.contains("The old store is kept as"))
         #expect(run.stderr.contains("molt: 100% validate"), "progress lines when asked for, even when piped")
         let dump = try Tool.run(["dump", store.path, "--model", bundle, "--json"])
-        #expect(dump.stdout == (try String(contentsOf: Fixtures.package("MappingModels/Examples/Blog2.json"), encoding: .utf8)))
+        #expect(
+            dump.stdout
+                == (try String(contentsOf: Fixtures.package("MappingModels/Examples/Blog2.json"), encoding: .utf8)))
         let again = try Tool.run(["migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping])
         #expect(again.status == 3)
         #expect(again.stderr.contains("the store is at version \"Blog 2\", but the mapping file goes from \"Blog\""))
@@ -231,7 +237,10 @@ struct CLITests {
     func help() throws {
         let run = try Tool.run(["--help"])
         #expect(run.status == 0)
-        for word in ["migrate", "recover", "inspect", "create", "dump", "hash", "check-model", "check-mapping", "Exit codes", "134100"] {
+        for word in [
+            "migrate", "recover", "inspect", "create", "dump", "hash", "check-model", "check-mapping", "Exit codes",
+            "134100",
+        ] {
             #expect(run.stdout.contains(word), "\(word)")
         }
     }

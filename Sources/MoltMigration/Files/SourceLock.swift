@@ -48,16 +48,28 @@ final class SourceLock {
 
     /// Releases the lock without changing anything (the migration failed or was a dry run).
     func abandon() {
+        guard !closed else { return }
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        close()
     }
 
-    /// Releases the lock and leaves the old store with everything in its main file and an
-    /// empty log; throws if another process wrote to it or is using it.
+    private var closed = false
+
+    private func close() {
+        closed = true
+        connection.close()
+    }
+
+    /// Releases the lock, leaves the old store with everything in its main file and an empty
+    /// log, and closes the connection; throws if another process wrote to it or is using it.
     func releaseForSwap() throws {
         do {
             try connection.execute("ROLLBACK")
             if isWriteAheadLog { try connection.checkpoint(.truncate) }
             let now = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
+            // Closed before the files are swapped: a connection to the old store must never
+            // close (and tidy its log by name) after the new store is in place.
+            close()
             guard now == dataVersion else {
                 throw MoltError(
                     .sourceStore, "another process wrote to the store during the migration; nothing was replaced",
