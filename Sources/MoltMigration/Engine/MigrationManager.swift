@@ -235,14 +235,9 @@ public final class MigrationManager {
         }
     }
 
-    /// Objects in the destination store so far (all entities).
-    func destinationObjectCount() throws -> Int {
-        try destination.layout.tables.reduce(0) { total, table in
-            total
-                + Int(
-                    try destination.store.connection.scalar("SELECT count(*) FROM \(SQL.identifier(table.name))")?
-                        .integerValue ?? 0)
-        }
+    /// Objects made in the destination store so far.
+    func destinationObjectCount() -> Int {
+        writer.insertedCount
     }
 
     // MARK: Keys

@@ -26,7 +26,7 @@ struct CopyPass {
             manager.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             try PolicyCall.run(mapping, "begin") { try policy.begin(mapping, manager: manager) }
             var read = 0
-            let before = try manager.destinationObjectCount()
+            let before = manager.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
                 try manager.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
                     try PolicyCall.run(mapping, "createDestinationInstances", object: source.id) {
@@ -41,7 +41,7 @@ struct CopyPass {
             try PolicyCall.run(mapping, "endInstanceCreation") {
                 try policy.endInstanceCreation(mapping, manager: manager)
             }
-            let made = try manager.destinationObjectCount() - before
+            let made = manager.destinationObjectCount() - before
             report.mappings.append(.init(mapping: mapping.name, sourceObjects: read, destinationObjects: made))
             manager.logger.debug(
                 "copy: end",

@@ -22,6 +22,8 @@ public final class ObjectWriter {
     public let layout: StoreLayout
     let connection: SQLiteConnection
     let path: String
+    /// Objects this writer has inserted.
+    package private(set) var insertedCount = 0
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
@@ -76,6 +78,7 @@ public final class ObjectWriter {
                 .validation, "the primary key \(key) is already used in \(entityLayout.table)", entity: entity,
                 underlying: error)
         }
+        insertedCount += 1
         return ObjectID(entity: entity, primaryKey: key)
     }
 
