@@ -77,6 +77,8 @@ struct StoreReport: Encodable {
     var otherMetadataKeys: [String]
     var entities: [EntityRow]
     var model: ModelMatchReport?
+    /// Files an interrupted migration left beside the store (finished by `molt recover`).
+    var interruptedMigration: [String]
 
     init(store: SQLiteStore) throws {
         let metadata = store.metadata
@@ -90,6 +92,8 @@ struct StoreReport: Encodable {
         companions = store.companionFiles.all.map {
             Companion(kind: $0.name, path: $0.entry.url.path, size: $0.entry.size)
         }
+        interruptedMigration = [".molt-new", ".molt-swap"].map { store.url.path + $0 }
+            .filter { FileManager.default.fileExists(atPath: $0) }
         storeUUID = metadata.storeUUID
         storeType = metadata.storeType
         frameworkVersion = metadata.frameworkVersion
@@ -132,6 +136,11 @@ struct StoreReport: Encodable {
                     "\(offset == 0 ? "Companions:   " : "              ")\(companion.kind): \(companion.path) (\(size))"
                 )
             }
+        }
+        if !interruptedMigration.isEmpty {
+            Output.line(
+                "Interrupted:  a migration was interrupted (\(interruptedMigration.joined(separator: ", "))); run `molt recover`"
+            )
         }
         Output.line("UUID:         \(storeUUID)")
         Output.line("Store type:   \(storeType)")
