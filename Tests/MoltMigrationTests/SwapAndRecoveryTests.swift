@@ -94,6 +94,7 @@ struct SwapAndRecoveryTests {
             try Data("half-written".utf8).write(to: URL(fileURLWithPath: url.path + name))
         }
         try Data().write(to: folder.path(".Blog.sqlite.molt-dryrun-1234"))
+        try Data().write(to: folder.path(".Blog.sqlite.molt-new.molt-5678.creating-journal"))
         #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
         #expect(try Data(contentsOf: url) == before)
         #expect(try MigrationFixtures.files(folder) == ["Blog.sqlite"])

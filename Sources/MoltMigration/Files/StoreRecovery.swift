@@ -71,7 +71,7 @@ public enum StoreRecovery {
         try FileOperations.syncFolder(of: files.store)
     }
 
-    /// Dry-run stores and partial backup copies from interrupted runs.
+    /// Dry-run stores, half-created new stores and partial backup copies from interrupted runs.
     static func removeLeftovers(next files: StoreFiles) throws {
         let url = URL(fileURLWithPath: files.store)
         let folder = url.deletingLastPathComponent().path
@@ -81,7 +81,8 @@ public enum StoreRecovery {
             return
         }
         for entry in entries {
-            let isDryRun = entry.hasPrefix(".\(name).molt-dryrun-")
+            // Dry runs, and the temporary file a new store is created in.
+            let isDryRun = entry.hasPrefix(".\(name).molt-dryrun-") || entry.hasPrefix(".\(name).molt-new.molt-")
             let isPartialBackup = entry.hasPrefix("\(base).molt-backup-") && entry.hasSuffix(".partial")
             if isDryRun || isPartialBackup {
                 try FileOperations.remove(folder + "/" + entry)
