@@ -18,6 +18,7 @@ struct MoltCommand: ParsableCommand {
               0   success
               1   the check found errors (check-model, check-mapping)
               3   the store does not match the model (Core Data error 134100/134130)
+              4   the mapping cannot be inferred (infer)
               64  bad command-line usage
               65  bad input data: malformed XML or JSON, an invalid model, a file that is not a store
               66  an input file does not exist
@@ -30,7 +31,7 @@ struct MoltCommand: ParsableCommand {
         version:
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
         subcommands: [
-            Migrate.self, Recover.self, Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self,
+            Migrate.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self,
             CheckMapping.self,
             StampMapping.self,
         ]

@@ -5,6 +5,7 @@ enum ExitCodes {
     static let success: Int32 = 0
     static let checkFailed: Int32 = 1
     static let incompatibleStore: Int32 = 3
+    static let inferenceImpossible: Int32 = 4
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66

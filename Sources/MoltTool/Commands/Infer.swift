@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+struct Infer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Infer the mapping between two model versions, or say why it cannot be inferred.",
+        discussion: """
+            Prints the inferred mapping as a mapping file (a starting point for hand edits), or \
+            every reason inference fails, each naming the entity and property and what to do. \
+            Exits with 0 when the mapping is inferred and 4 when it cannot be.
+
+            With --each-version, infers every pair of consecutive versions of a bundle (in \
+            display order) and prints one line per pair.
+            """)
+
+    @OptionGroup var models: ModelPairOptions
+
+    @Option(name: .shortAndLong, help: "Write the inferred mapping file here.")
+    var output: String?
+
+    @Flag(name: .customLong("each-version"), help: "Infer every pair of consecutive versions of the --from bundle.")
+    var eachVersion = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        _ = global.bootstrap()
+        var impossible = false
+        try global.run {
+            if eachVersion {
+                impossible = try summarize()
+                return
+            }
+            let source = try ModelPairOptions.model(models.from, version: models.fromVersion, side: "source", useCurrent: false)
+            let destination = try ModelPairOptions.model(models.to, version: models.toVersion, side: "destination", useCurrent: true)
+            switch MappingInference.infer(from: source, to: destination) {
+            case .inferred(let mapping):
+                if let output {
+                    try MappingWriter().write(mapping, to: URL(fileURLWithPath: output))
+                    Output.line("Wrote the inferred mapping to \(output)")
+                } else {
+                    FileHandle.standardOutput.write(Data(MappingWriter().text(of: mapping).utf8))
+                }
+            case .impossible(let reasons):
+                Output.line("A mapping from \(source.name ?? "source") to \(destination.name ?? "destination") cannot be inferred:")
+                for reason in reasons { Output.line("  \(reason)") }
+                impossible = true
+            }
+        }
+        if impossible { throw ExitCode(ExitCodes.inferenceImpossible) }
+    }
+
+    /// One line per pair of consecutive versions; true when any pair cannot be inferred.
+    func summarize() throws -> Bool {
+        guard case .bundle(let bundle) = try ModelArguments.source(models.from) else {
+            throw MoltError(.fileReadCorruptFile, "--each-version needs a .xcdatamodeld bundle", location: SourceLocation(file: models.from))
+        }
+        let versions = try bundle.allModels()
+        var failures = 0
+        for (old, new) in zip(versions, versions.dropFirst()) {
+            switch MappingInference.infer(from: old, to: new) {
+            case .inferred:
+                Output.line("\(old.name ?? "?") → \(new.name ?? "?"): inferred")
+            case .impossible(let reasons):
+                failures += 1
+                Output.line("\(old.name ?? "?") → \(new.name ?? "?"): not inferred: \(reasons.map(\.description).joined(separator: "; "))")
+            }
+        }
+        Output.line("\(versions.count - 1 - failures) of \(versions.count - 1) consecutive pairs infer")
+        return failures > 0
+    }
+}
