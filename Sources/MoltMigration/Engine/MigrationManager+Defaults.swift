@@ -1,7 +1,7 @@
-public import MoltCore
-public import MoltMapping
+internal import MoltCore
+internal import MoltMapping
 import MoltModel
-public import MoltStore
+internal import MoltStore
 
 /// Core Data's default behaviour, which policies can call to keep it and add to it.
 extension MigrationManager {

@@ -1,4 +1,4 @@
-public import MoltCore
+internal import MoltCore
 public import MoltMapping
 public import MoltStore
 

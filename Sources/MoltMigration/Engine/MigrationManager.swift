@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-public import MoltCore
+internal import MoltCore
 public import MoltMapping
 public import MoltModel
 import MoltSQLite
@@ -35,6 +35,9 @@ public final class MigrationManager {
     private var mappingNumbers: [String: Int] = [:]
     private var compiled: [String: CompiledMapping] = [:]
     var policies: [String: any EntityMigrationPolicy] = [:]
+    /// The source object whose destination objects are being made (copy pass), if any: new
+    /// objects take its primary key when that key is free.
+    var currentSource: ObjectID?
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
     private let cancellation = Cancellation()
@@ -166,6 +169,8 @@ public final class MigrationManager {
 
     /// Inserts a destination object of `entity` with attribute values (converted as
     /// ``AttributeAssignment`` describes; attributes not given take the model's default).
+    /// During the copy pass the object takes the source object's primary key when it is free,
+    /// so a migration that maps objects one to one keeps every key.
     public func createDestinationObject(
         entity: String, attributes: [String: ExpressionValue] = [:]
     ) throws
@@ -186,7 +191,9 @@ public final class MigrationManager {
         for name in attributes.keys where layout.attribute(named: name) == nil {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
         }
-        return DestinationObject(id: try writer.insert(entity, attributes: values, applyingDefaults: false))
+        return DestinationObject(
+            id: try writer.insert(
+                entity, attributes: values, preferredKey: currentSource?.primaryKey, applyingDefaults: false))
     }
 
     /// Sets attribute values of a destination object made by this migration.

@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-public import MoltCore
+internal import MoltCore
 import MoltStore
 
 /// Finishes or undoes what an interrupted migration left beside a store, so the next run starts

@@ -29,6 +29,8 @@ struct CopyPass {
             let before = manager.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
                 try manager.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
+                    manager.currentSource = source.id
+                    defer { manager.currentSource = nil }
                     try PolicyCall.run(mapping, "createDestinationInstances", object: source.id) {
                         try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
                     }

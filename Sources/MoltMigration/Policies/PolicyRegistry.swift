@@ -1,5 +1,5 @@
 import Foundation
-public import MoltCore
+internal import MoltCore
 
 /// The entity-migration policies a migration can use, by name.
 ///

@@ -41,11 +41,15 @@ public final class ObjectWriter {
     /// - Parameters:
     ///   - attributes: values by attribute name; attributes not given are NULL, or take the
     ///     model's default value when `applyingDefaults` is true.
-    ///   - primaryKey: the key to use; by default the next free one of the hierarchy.
+    ///   - primaryKey: the key to use (an error if it is taken); by default the next free one of
+    ///     the hierarchy.
+    ///   - preferredKey: a key to use when it is free in the hierarchy's table, else the next
+    ///     free one. A migration passes the source object's key, so objects keep their keys
+    ///     (and their URIs) whenever nothing else claimed them first.
     @discardableResult
     public func insert(
         _ entity: String, attributes: [String: AttributeValue] = [:], primaryKey: Int64? = nil,
-        applyingDefaults: Bool = true
+        preferredKey: Int64? = nil, applyingDefaults: Bool = true
     ) throws -> ObjectID {
         let entityLayout = try layout.requireEntity(entity)
         guard !entityLayout.isAbstract else {
@@ -65,7 +69,7 @@ public final class ObjectWriter {
                 if let value = AttributeValue(defaultOf: column.attribute) { values[column.attribute.name] = value }
             }
         }
-        let key = try claimKey(primaryKey, for: entityLayout)
+        let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
         let columns = entityLayout.attributes.map(\.column)
         let sql =
             "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
@@ -125,7 +129,7 @@ public final class ObjectWriter {
 
     // MARK: Helpers
 
-    private func claimKey(_ requested: Int64?, for entity: EntityLayout) throws -> Int64 {
+    private func claimKey(_ requested: Int64?, preferring preferred: Int64?, for entity: EntityLayout) throws -> Int64 {
         let root = entity.rootName
         if lastKeys[root] == nil {
             let rootNumber = layout.entity(named: root)?.number ?? entity.number
@@ -142,6 +146,16 @@ public final class ObjectWriter {
             }
             lastKeys[root] = max(lastKeys[root]!, requested)
             return requested
+        }
+        if let preferred, preferred >= 1 {
+            // Above every key handed out: free without asking. Below: free unless a row has it.
+            if preferred > lastKeys[root]! {
+                lastKeys[root] = preferred
+                return preferred
+            }
+            let taken = try connection.scalar(
+                "SELECT 1 FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?", [.integer(preferred)])
+            if taken == nil { return preferred }
         }
         lastKeys[root]! += 1
         return lastKeys[root]!
