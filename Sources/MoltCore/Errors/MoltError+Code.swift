@@ -53,6 +53,9 @@ extension MoltError {
         public static let sqlite = Code(rawValue: 134180)
         /// A mapping could not be inferred (NSInferredMappingModelError).
         public static let inferredMapping = Code(rawValue: 134190)
+        /// The store was made with a model version that comes after the destination version:
+        /// stores are never migrated backwards.
+        public static let storeNewerThanDestination = Code(rawValue: 134530)
 
         /// Objects break a uniqueness constraint (NSManagedObjectConstraintMergeError).
         public static let constraintConflict = Code(rawValue: 133021)
@@ -117,6 +120,7 @@ extension MoltError {
             134170: "NSEntityMigrationPolicyError",
             134180: "NSSQLiteError",
             134190: "NSInferredMappingModelError",
+            134530: "store newer than the destination model",
             133021: "NSManagedObjectConstraintMergeError",
             1550: "NSManagedObjectValidationError",
             1560: "NSValidationMultipleErrorsError",

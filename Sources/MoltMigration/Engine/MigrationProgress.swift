@@ -51,6 +51,11 @@ public struct MigrationReport: Sendable {
     public var backup: String?
     /// Whether the store was left as it was (a dry run).
     public var dryRun = false
+    /// Whether the store was migrated in place with SQL (a lightweight migration) rather than
+    /// copied object by object into a new file.
+    public var inPlace = false
+    /// Why a lightweight migration could not run in place, when it could not.
+    public var inPlaceObstacle: String?
     /// Seconds the migration took.
     public var duration: Double = 0
 }
