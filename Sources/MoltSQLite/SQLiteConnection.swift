@@ -88,6 +88,13 @@ public final class SQLiteConnection {
 
     /// Closes the connection now rather than when it is released (its statements finish it
     /// when they are released). It must not be used afterwards.
+    /// Makes the statement running on this connection stop with SQLITE_INTERRUPT. Safe to call
+    /// from another thread while the connection is open (cancelling a long statement).
+    public func interrupt() {
+        guard !isClosed else { return }
+        sqlite3_interrupt(handle)
+    }
+
     public func close() {
         guard !isClosed else { return }
         isClosed = true

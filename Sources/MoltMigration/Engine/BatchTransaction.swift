@@ -46,9 +46,12 @@ final class ProgressReporter {
         self.callback = callback
     }
 
-    func report(_ pass: MigrationProgress.Pass, _ step: String?, _ completed: Int, _ total: Int, force: Bool = false) {
+    func report(
+        _ pass: MigrationProgress.Pass, _ step: String?, _ completed: Int, _ total: Int, force: Bool = false,
+        passes: [MigrationProgress.Pass] = MigrationProgress.heavyweightPasses
+    ) {
         guard let callback else { return }
-        let progress = MigrationProgress(pass: pass, step: step, completed: completed, total: total)
+        let progress = MigrationProgress(pass: pass, step: step, completed: completed, total: total, passes: passes)
         guard force || progress.fraction - lastFraction >= 0.005 else { return }
         lastFraction = progress.fraction
         callback(progress)

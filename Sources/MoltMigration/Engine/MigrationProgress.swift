@@ -1,13 +1,20 @@
 /// How far a migration has come: the pass, the entity mapping being run, the objects done and
 /// to do in this step, and the fraction of the whole migration.
 ///
-/// The three passes weigh the same; within a pass, each entity mapping weighs its number of
-/// objects (the copy pass counts the rows its filter's SQL part keeps, so a filter evaluated on
-/// objects can make it finish early).
+/// A heavyweight migration has three passes (copy, relate, validate); an in-place one has two
+/// (alter: its tables one by one, then validate). Passes weigh the same; within a pass, each
+/// entity mapping weighs its number of objects (the copy pass counts the rows its filter's SQL
+/// part keeps, so a filter evaluated on objects can make it finish early), and each table one
+/// step.
 public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
     public enum Pass: String, Sendable, Hashable, CaseIterable {
         case copy, relate, validate
+        /// In place: reading links, then changing or rebuilding tables one by one.
+        case alter
     }
+
+    /// The passes of a heavyweight migration.
+    public static let heavyweightPasses: [Pass] = [.copy, .relate, .validate]
 
     public var pass: Pass
     /// The entity mapping (copy, relate) or entity (validate) being worked on.
@@ -18,14 +25,14 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
     /// The whole migration, from 0 to 1.
     public var fraction: Double
 
-    public init(pass: Pass, step: String?, completed: Int, total: Int) {
+    public init(pass: Pass, step: String?, completed: Int, total: Int, passes: [Pass] = heavyweightPasses) {
         self.pass = pass
         self.step = step
         self.completed = completed
         self.total = total
-        let index = Double(Pass.allCases.firstIndex(of: pass)!)
+        let index = Double(passes.firstIndex(of: pass) ?? 0)
         let within = total > 0 ? min(1, Double(completed) / Double(total)) : 1
-        fraction = (index + within) / Double(Pass.allCases.count)
+        fraction = (index + within) / Double(max(1, passes.count))
     }
 
     public var description: String {

@@ -54,6 +54,12 @@ enum FileOperations {
     /// has none, a complete copy written beside it first.
     static func linkOrCopy(_ from: String, to: String) throws {
         if link(from, to) == 0 { return }
+        try copy(from, to: to)
+    }
+
+    /// Writes a complete, synced copy of the file `from` at `to` (never a link: the copy must
+    /// not change when `from` is changed in place).
+    static func copy(_ from: String, to: String) throws {
         let partial = to + ".partial"
         try? remove(partial)
         do {

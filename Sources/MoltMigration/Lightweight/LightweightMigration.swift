@@ -2,6 +2,7 @@ public import Foundation
 internal import MoltCore
 public import MoltMapping
 public import MoltModel
+internal import MoltStore
 
 /// A lightweight migration: the mapping Core Data would infer between two model versions, run
 /// in place with SQL when the store allows it, and through the heavyweight engine otherwise.
@@ -50,16 +51,71 @@ public final class LightweightMigration: @unchecked Sendable {
         self.options = options
     }
 
-    /// Runs the migration.
+    /// Runs the migration: in place when it can, otherwise with the heavyweight engine.
     @discardableResult
     public func run() throws -> MigrationReport {
-        try HeavyweightMigration(
-            store: store, source: sourceModel, destination: destinationModel, mapping: mapping, options: options
-        ).run()
+        let started = Date()
+        let logger = options.logger
+        try StoreRecovery.recover(at: store, logger: logger)
+        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        do {
+            let plan = try InPlacePlan(
+                source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
+                mapping: mapping, expressions: RowExpressions(startDate: started))
+            let migration = InPlaceMigration(
+                url: store, source: sourceModel, destination: destinationModel, plan: plan, options: options)
+            setActive(.inPlace(migration))
+            defer { setActive(nil) }
+            var report = try migration.run(started: started)
+            report.duration = Date().timeIntervalSince(started)
+            return report
+        } catch let obstacle as InPlaceObstacle {
+            logger.info(
+                "cannot migrate in place; copying instead",
+                metadata: ["molt.store": "\(store.path)", "molt.reason": "\(obstacle.reason)"])
+            let migration = HeavyweightMigration(
+                store: store, source: sourceModel, destination: destinationModel, mapping: mapping, options: options)
+            setActive(.heavyweight(migration))
+            defer { setActive(nil) }
+            var report = try migration.run()
+            report.inPlaceObstacle = obstacle.reason
+            return report
+        }
+    }
+
+    /// Stops a running migration (from any thread); it fails with 134120 and changes nothing.
+    public func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        cancelled = true
+        switch active {
+        case .inPlace(let migration)?: migration.cancel()
+        case .heavyweight(let migration)?: migration.cancel()
+        case nil: break
+        }
+    }
+
+    private enum Running {
+        case inPlace(InPlaceMigration)
+        case heavyweight(HeavyweightMigration)
+    }
+
+    private let lock = NSLock()
+    private var active: Running?
+    private var cancelled = false
+
+    private func setActive(_ running: Running?) {
+        lock.lock()
+        active = running
+        let cancel = cancelled
+        lock.unlock()
+        if cancel, running != nil { self.cancel() }
     }
 
     /// Core Data's 134190, listing why the mapping cannot be inferred.
-    static func inferenceError(_ reasons: [InferenceReason], source: ObjectModel, destination: ObjectModel)
+    static func inferenceError(
+        _ reasons: [InferenceReason], source: ObjectModel, destination: ObjectModel
+    )
         -> MoltError
     {
         MoltError(

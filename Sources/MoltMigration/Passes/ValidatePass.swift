@@ -1,79 +1,21 @@
-import Foundation
 import MoltCore
 import MoltMapping
-import MoltModel
-import MoltSQLite
 import MoltStore
 
-/// Pass 3: every destination object is checked against the destination model's rules, then
-/// each policy's `performCustomValidation` runs. Every failure is collected (the first 200 in
-/// detail) and the migration fails with Core Data's code: the one failure's (1570…1680,
+/// Pass 3: every destination object is checked against the destination model's rules (see
+/// ``StoreValidation``), then each policy's `performCustomValidation` runs. Every failure is
+/// collected and the migration fails with Core Data's code: the one failure's (1570…1680,
 /// 133021 for a uniqueness constraint), or 1560 for several.
-///
-/// Rules: non-optional attributes and to-one relationships have a value; to-many
-/// relationships hold at least `minCount` objects (1 when not optional) and at most `maxCount`;
-/// numbers and dates lie within the attribute's minimum and maximum; strings' lengths lie
-/// within them and match the regular expression; no two objects share the values of a
-/// uniqueness constraint.
 struct ValidatePass {
     let manager: MigrationManager
     let progress: ProgressReporter
     let batchSize: Int
 
-    struct Failure {
-        var code: MoltError.Code
-        var object: ObjectID
-        var property: String?
-        var message: String
-
-        var description: String {
-            "\(object)\(property.map { ".\($0)" } ?? ""): \(message) (\(code.rawValue))"
-        }
-    }
-
-    static let detailLimit = 200
-
     func run() throws {
-        let store = manager.destination
-        let entities = store.layout.entities.filter { !$0.isAbstract }
-        let total = try entities.reduce(0) { $0 + (try store.count(of: $1.name, includingSubentities: false)) }
-        var failures: [Failure] = []
-        var failureCount = 0
-        var done = 0
-        func record(_ failure: Failure) {
-            failureCount += 1
-            if failures.count < Self.detailLimit { failures.append(failure) }
-        }
-        for entity in entities {
-            guard let modelEntity = store.model.entity(named: entity.name) else { continue }
-            let attributes = store.model.allAttributes(of: modelEntity).filter { !$0.isTransient }
-            let relationships = store.model.allRelationships(of: modelEntity).filter { !$0.isTransient }
-            let cursor = try store.objects(of: entity.name, includingSubentities: false, batchSize: batchSize)
-            while let batch = try cursor.nextBatch() {
-                for object in batch {
-                    try manager.checkCancelled()
-                    for attribute in attributes {
-                        for failure in Self.check(attribute, object.attributes[attribute.name]) {
-                            record(
-                                Failure(
-                                    code: failure.0, object: object.id, property: attribute.name, message: failure.1))
-                        }
-                    }
-                    for relationship in relationships {
-                        if let failure = Self.check(relationship, object.relationships[relationship.name]) {
-                            record(
-                                Failure(
-                                    code: failure.0, object: object.id, property: relationship.name, message: failure.1)
-                            )
-                        }
-                    }
-                    done += 1
-                    progress.report(.validate, entity.name, done, total)
-                }
-            }
-            for constraint in modelEntity.uniquenessConstraints where !constraint.isEmpty {
-                for failure in try uniquenessFailures(entity: entity, constraint: constraint) { record(failure) }
-            }
+        var validation = StoreValidation(store: manager.destination, batchSize: batchSize)
+        let total = try validation.objectCount()
+        try validation.checkObjects(checkCancelled: manager.checkCancelled) { entity, done in
+            progress.report(.validate, entity, done, total)
         }
         for mapping in manager.mappingModel.entityMappings where mapping.kind.readsSource {
             guard let policy = manager.policies[mapping.name] else { continue }
@@ -81,8 +23,8 @@ struct ValidatePass {
             do {
                 try policy.performCustomValidation(mapping, manager: manager)
             } catch let error as MoltError where error.code.rawValue >= 1550 && error.code.rawValue < 1700 {
-                record(
-                    Failure(
+                validation.record(
+                    StoreValidation.Failure(
                         code: error.code, object: ObjectID(entity: mapping.name, primaryKey: 0),
                         property: error.property, message: error.message))
             } catch {
@@ -90,119 +32,11 @@ struct ValidatePass {
             }
         }
         progress.report(.validate, nil, total, total, force: true)
-        guard let first = failures.first else { return }
-        let code = failureCount == 1 ? first.code : .validationMultiple
-        let more = failureCount > failures.count ? " (the first \(failures.count) are listed)" : ""
-        throw MoltError(
-            code,
-            failureCount == 1
-                ? "the migrated objects do not pass validation: \(first.description)"
-                : "\(failureCount) problems make the migrated objects fail validation\(more); the first: \(first.description)",
-            entity: first.object.entity, property: first.property,
+        if let error = validation.error(
             recovery:
-                "Change the mapping (or its policy) so the destination objects are valid; the store was not changed.",
-            details: failures.map(\.description))
-    }
-
-    // MARK: Rules
-
-    /// The attribute's rules broken by `value`.
-    static func check(_ attribute: Attribute, _ value: AttributeValue?) -> [(MoltError.Code, String)] {
-        guard let value else {
-            return attribute.isOptional
-                ? [] : [(.validationMissingMandatoryProperty, "is not optional but has no value")]
-        }
-        var failures: [(MoltError.Code, String)] = []
-        let minimum = attribute.minimumValue.flatMap(Double.init)
-        let maximum = attribute.maximumValue.flatMap(Double.init)
-        switch value {
-        case .string(let text):
-            let length = Double(text.count)
-            if let minimum, length < minimum {
-                failures.append((.validationStringTooShort, "is \(Int(length)) characters, fewer than \(Int(minimum))"))
-            }
-            if let maximum, length > maximum {
-                failures.append((.validationStringTooLong, "is \(Int(length)) characters, more than \(Int(maximum))"))
-            }
-            if let pattern = attribute.regularExpression, let regex = try? NSRegularExpression(pattern: pattern) {
-                let range = NSRange(text.startIndex..., in: text)
-                if regex.firstMatch(in: text, options: [.anchored], range: range)?.range != range {
-                    failures.append((.validationStringPatternMatching, "\"\(text)\" does not match \(pattern)"))
-                }
-            }
-        case .integer, .double, .decimal:
-            let number: Double =
-                switch value {
-                case .integer(let integer): Double(integer)
-                case .double(let double): double
-                case .decimal(let decimal): NSDecimalNumber(decimal: decimal).doubleValue
-                default: 0
-                }
-            if let minimum, number < minimum {
-                failures.append((.validationNumberTooSmall, "\(number) is less than the minimum \(minimum)"))
-            }
-            if let maximum, number > maximum {
-                failures.append((.validationNumberTooLarge, "\(number) is more than the maximum \(maximum)"))
-            }
-        case .date(let date):
-            let seconds = date.timeIntervalSinceReferenceDate
-            if let minimum, seconds < minimum {
-                failures.append((.validationDateTooSoon, "\(date) is before the minimum"))
-            }
-            if let maximum, seconds > maximum {
-                failures.append((.validationDateTooLate, "\(date) is after the maximum"))
-            }
-        default:
-            break
-        }
-        return failures
-    }
-
-    /// The relationship's rule broken by `value`, if any.
-    static func check(_ relationship: Relationship, _ value: RelationshipValue?) -> (MoltError.Code, String)? {
-        let count = value?.objectIDs.count ?? 0
-        if !relationship.isToMany {
-            return count == 0 && !relationship.isOptional
-                ? (.validationMissingMandatoryProperty, "is not optional but has no object") : nil
-        }
-        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
-        if count < minimum {
-            return (.validationRelationshipLacksMinimumCount, "has \(count) objects, fewer than \(minimum)")
-        }
-        if relationship.maxCount > 0, count > relationship.maxCount {
-            return (
-                .validationRelationshipExceedsMaximumCount, "has \(count) objects, more than \(relationship.maxCount)"
-            )
-        }
-        return nil
-    }
-
-    /// Objects sharing the values of a uniqueness constraint, found with one SQL query.
-    func uniquenessFailures(entity: EntityLayout, constraint: [String]) throws -> [Failure] {
-        var columns: [String] = []
-        for name in constraint {
-            if let column = entity.attribute(named: name)?.column {
-                columns.append(column)
-            } else if let link = entity.relationship(named: name), case .foreignKey(let column, _, _) = link.storage {
-                columns.append(column)
-            } else {
-                return []
-            }
-        }
-        let kinds = entity.kindNumbers.map(String.init).joined(separator: ", ")
-        let list = SQL.identifiers(columns)
-        // Objects without a value for a constrained property do not conflict (as SQL's UNIQUE).
-        let present = columns.map { "\(SQL.identifier($0)) IS NOT NULL" }.joined(separator: " AND ")
-        let rows = try manager.destination.store.connection.rows(
-            """
-            SELECT MIN("Z_PK"), COUNT(*) FROM \(SQL.identifier(entity.table)) WHERE "Z_ENT" IN (\(kinds)) AND \(present)
-            GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT \(Self.detailLimit)
-            """)
-        return rows.map { row in
-            Failure(
-                code: .constraintConflict, object: ObjectID(entity: entity.name, primaryKey: row[0].integerValue ?? 0),
-                property: constraint.joined(separator: ", "),
-                message: "\(row[1].integerValue ?? 0) objects share these values of a uniqueness constraint")
+                "Change the mapping (or its policy) so the destination objects are valid; the store was not changed.")
+        {
+            throw error
         }
     }
 }

@@ -5,33 +5,45 @@ extension StoreLayout {
     /// tables, indexes, then Core Data's bookkeeping tables. Every name is quoted.
     public var schemaStatements: [String] {
         var statements: [String] = []
-        for table in tables {
-            let columns = table.columns.map { column in
-                column.name == "Z_PK"
-                    ? "\(SQL.identifier(column.name)) INTEGER PRIMARY KEY"
-                    : "\(SQL.identifier(column.name)) \(column.type)"
-            }
-            statements.append("CREATE TABLE \(SQL.identifier(table.name)) ( \(columns.joined(separator: ", ")) )")
-        }
-        for join in joinTables {
-            let columns = join.columns.map { "\(SQL.identifier($0.name)) \($0.type)" }
-            let key = SQL.identifiers([join.firstColumn, join.secondColumn])
-            statements.append(
-                "CREATE TABLE \(SQL.identifier(join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(key)) )"
-            )
-        }
-        for index in tables.flatMap(\.indexes) + joinTables.map(\.index) {
-            let columns = zip(index.columns, index.isDescending).map { name, descending in
-                SQL.identifier(name) + (descending ? " DESC" : "")
-            }
-            statements.append(
-                "CREATE INDEX \(SQL.identifier(index.name)) ON \(SQL.identifier(index.table)) (\(columns.joined(separator: ", ")))"
-            )
-        }
+        statements += tables.map { Self.createStatement(for: $0) }
+        statements += joinTables.map { Self.createStatement(for: $0) }
+        statements += indexes.map(Self.createStatement(for:))
         statements.append(StoreLayout.primaryKeyTableSQL)
         statements.append(StoreLayout.metadataTableSQL)
         statements.append(StoreLayout.modelCacheTableSQL)
         return statements
+    }
+
+    /// Every index of the layout: entity tables' first, then join tables'.
+    public var indexes: [IndexLayout] {
+        tables.flatMap(\.indexes) + joinTables.map(\.index)
+    }
+
+    /// `CREATE TABLE` for an entity table, under its own name or `name`.
+    public static func createStatement(for table: TableLayout, named name: String? = nil) -> String {
+        let columns = table.columns.map { column in
+            column.name == "Z_PK"
+                ? "\(SQL.identifier(column.name)) INTEGER PRIMARY KEY"
+                : "\(SQL.identifier(column.name)) \(column.type)"
+        }
+        return "CREATE TABLE \(SQL.identifier(name ?? table.name)) ( \(columns.joined(separator: ", ")) )"
+    }
+
+    /// `CREATE TABLE` for a join table, under its own name or `name`.
+    public static func createStatement(for join: JoinTableLayout, named name: String? = nil) -> String {
+        let columns = join.columns.map { "\(SQL.identifier($0.name)) \($0.type)" }
+        let key = SQL.identifiers([join.firstColumn, join.secondColumn])
+        return
+            "CREATE TABLE \(SQL.identifier(name ?? join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(key)) )"
+    }
+
+    /// `CREATE INDEX` for an index.
+    public static func createStatement(for index: IndexLayout) -> String {
+        let columns = zip(index.columns, index.isDescending).map { name, descending in
+            SQL.identifier(name) + (descending ? " DESC" : "")
+        }
+        return
+            "CREATE INDEX \(SQL.identifier(index.name)) ON \(SQL.identifier(index.table)) (\(columns.joined(separator: ", ")))"
     }
 
     static let primaryKeyTableSQL =

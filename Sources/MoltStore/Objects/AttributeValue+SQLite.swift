@@ -1,12 +1,12 @@
 import Foundation
 import MoltCore
-import MoltModel
-import MoltSQLite
+package import MoltModel
+package import MoltSQLite
 
 /// Converting attribute values to and from what SQLite stores, per ``AttributeStorage``.
 extension AttributeValue {
     /// The SQLite value stored for this value.
-    var sqliteValue: SQLiteValue {
+    package var sqliteValue: SQLiteValue {
         switch self {
         case .integer(let number): .integer(number)
         case .double(let number): .real(number)
@@ -36,7 +36,7 @@ extension AttributeValue {
     /// Reads a stored value as `type`, accepting the storage classes a real store may hold
     /// when the conversion loses nothing. Returns nil for NULL; throws for a value that does
     /// not convert.
-    static func read(_ value: SQLiteValue, as type: AttributeType) throws -> AttributeValue? {
+    package static func read(_ value: SQLiteValue, as type: AttributeType) throws -> AttributeValue? {
         func mismatch() -> MoltError {
             MoltError(
                 .persistentStoreInvalidType,
