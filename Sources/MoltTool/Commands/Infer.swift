@@ -24,6 +24,12 @@ struct Infer: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if eachVersion, output != nil {
+            throw ValidationError("--output writes one mapping; --each-version infers many and writes none")
+        }
+    }
+
     func run() throws {
         _ = global.bootstrap()
         var impossible = false
@@ -32,8 +38,9 @@ struct Infer: ParsableCommand {
                 impossible = try summarize()
                 return
             }
-            let source = try ModelPairOptions.model(models.from, version: models.fromVersion, side: "source", useCurrent: false)
-            let destination = try ModelPairOptions.model(models.to, version: models.toVersion, side: "destination", useCurrent: true)
+            let source = try sourceModel()
+            let destination = try ModelPairOptions.model(
+                models.to, version: models.toVersion, side: "destination", useCurrent: true)
             switch MappingInference.infer(from: source, to: destination) {
             case .inferred(let mapping):
                 if let output {
@@ -43,7 +50,9 @@ struct Infer: ParsableCommand {
                     FileHandle.standardOutput.write(Data(MappingWriter().text(of: mapping).utf8))
                 }
             case .impossible(let reasons):
-                Output.line("A mapping from \(source.name ?? "source") to \(destination.name ?? "destination") cannot be inferred:")
+                Output.line(
+                    "A mapping from \(source.name ?? "source") to \(destination.name ?? "destination") cannot be inferred:"
+                )
                 for reason in reasons { Output.line("  \(reason)") }
                 impossible = true
             }
@@ -51,10 +60,25 @@ struct Infer: ParsableCommand {
         if impossible { throw ExitCode(ExitCodes.inferenceImpossible) }
     }
 
+    /// The source model: the one model, or the bundle version --from-version names (a bundle
+    /// has no default source version: inference runs from an older version to a newer one).
+    func sourceModel() throws -> ObjectModel {
+        if models.fromVersion == nil, case .bundle(let bundle) = try ModelArguments.source(models.from) {
+            throw MoltError(
+                .fileReadNoSuchFile,
+                "--from names a bundle: name the version to infer from with --from-version (or use --each-version)",
+                location: SourceLocation(file: models.from),
+                recovery: "Versions: \(bundle.versions.map(\.name).joined(separator: ", ")).")
+        }
+        return try ModelPairOptions.model(models.from, version: models.fromVersion, side: "source", useCurrent: false)
+    }
+
     /// One line per pair of consecutive versions; true when any pair cannot be inferred.
     func summarize() throws -> Bool {
         guard case .bundle(let bundle) = try ModelArguments.source(models.from) else {
-            throw MoltError(.fileReadCorruptFile, "--each-version needs a .xcdatamodeld bundle", location: SourceLocation(file: models.from))
+            throw MoltError(
+                .fileReadCorruptFile, "--each-version needs a .xcdatamodeld bundle",
+                location: SourceLocation(file: models.from))
         }
         let versions = try bundle.allModels()
         var failures = 0
@@ -64,7 +88,9 @@ struct Infer: ParsableCommand {
                 Output.line("\(old.name ?? "?") → \(new.name ?? "?"): inferred")
             case .impossible(let reasons):
                 failures += 1
-                Output.line("\(old.name ?? "?") → \(new.name ?? "?"): not inferred: \(reasons.map(\.description).joined(separator: "; "))")
+                Output.line(
+                    "\(old.name ?? "?") → \(new.name ?? "?"): not inferred: \(reasons.map(\.description).joined(separator: "; "))"
+                )
             }
         }
         Output.line("\(versions.count - 1 - failures) of \(versions.count - 1) consecutive pairs infer")
