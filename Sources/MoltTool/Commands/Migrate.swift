@@ -10,7 +10,7 @@ import MoltPolicies
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Migrate a store to a new model version with a mapping file (a heavyweight migration).",
+        abstract: "Migrate a store to a new model version: with a mapping file, or inferred and in place.",
         discussion: """
             The store is opened read-only with the source model (from a bundle: the version whose \
             hashes match the store), copied object by object into a new file beside it with the \
@@ -22,6 +22,14 @@ struct Migrate: ParsableCommand {
             in (see Policies/). With --dry-run the new store is built in a temporary file, \
             validated, counted and deleted. A migration interrupted by a crash is finished (or \
             undone) the next time molt migrates the store, or with `molt recover`.
+
+            Without --mapping, the mapping is inferred as Core Data's lightweight migration \
+            would infer it (exit code 4 with every reason when it cannot be; `molt infer` prints \
+            them too), and the store is changed in place with SQL in one transaction: tables \
+            gain columns or are rebuilt, and a crash at any instant leaves the old store. The \
+            result is what the copy would give. When the change cannot be made in place (two \
+            tables becoming one, for instance) the store is copied instead, and the report says \
+            why. With --dry-run the changes are made, validated, counted and rolled back.
             """)
 
     @Argument(help: "The store to migrate.")
@@ -29,8 +37,8 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var models: ModelPairOptions
 
-    @Option(help: "The mapping file (.xml).")
-    var mapping: String
+    @Option(help: "The mapping file (.xml). Without one, the mapping is inferred and the store changed in place.")
+    var mapping: String?
 
     @Flag(help: "Keep the old store as NAME.molt-backup-<time>.EXT beside the new one.")
     var backup = false
@@ -49,10 +57,10 @@ struct Migrate: ParsableCommand {
         try global.run {
             let url = URL(fileURLWithPath: store)
             try StoreRecovery.recover(at: url, logger: logger)
-            let mappingModel = try MappingReader().read(contentsOf: URL(fileURLWithPath: mapping))
+            let mappingModel = try mapping.map { try MappingReader().read(contentsOf: URL(fileURLWithPath: $0)) }
             let source = try sourceModel(for: url, mapping: mappingModel)
             let destination = try ModelPairOptions.model(
-                models.to, version: models.toVersion ?? mappingModel.destinationModelName, side: "destination",
+                models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
                 useCurrent: true)
             var options = MigrationOptions()
             options.backup = backup
@@ -60,13 +68,24 @@ struct Migrate: ParsableCommand {
             options.logger = logger
             let display = ProgressDisplay(lines: progress)
             if display.isActive { options.progress = { display.show($0) } }
-            let migration = HeavyweightMigration(
-                store: url, source: source, destination: destination, mapping: mappingModel, options: options)
-            let interrupt = Interrupts.cancel(migration)
+            let run: () throws -> MigrationReport
+            let cancel: @Sendable () -> Void
+            if let mappingModel {
+                let migration = HeavyweightMigration(
+                    store: url, source: source, destination: destination, mapping: mappingModel, options: options)
+                run = migration.run
+                cancel = { migration.cancel() }
+            } else {
+                let migration = try LightweightMigration(
+                    store: url, source: source, destination: destination, options: options)
+                run = migration.run
+                cancel = { migration.cancel() }
+            }
+            let interrupt = Interrupts.onInterrupt(cancel)
             defer { interrupt.cancel() }
             let report: MigrationReport
             do {
-                report = try migration.run()
+                report = try run()
                 display.finish()
             } catch {
                 display.finish()
@@ -77,14 +96,14 @@ struct Migrate: ParsableCommand {
     }
 
     /// The source model: the version given, or the bundle version whose hashes match the store.
-    func sourceModel(for url: URL, mapping: MappingModel) throws -> ObjectModel {
+    func sourceModel(for url: URL, mapping: MappingModel?) throws -> ObjectModel {
         if let version = models.fromVersion {
             return try ModelPairOptions.model(models.from, version: version, side: "source", useCurrent: false)
         }
         let source = try ModelArguments.source(models.from)
         let store = try SQLiteStore(at: url)
         let model = try store.matchingModel(from: source)
-        if let expected = mapping.sourceModelName, let actual = model.name, expected != actual {
+        if let expected = mapping?.sourceModelName, let actual = model.name, expected != actual {
             throw MoltError(
                 .missingMappingModel,
                 "the store is at version \"\(actual)\", but the mapping file goes from \"\(expected)\"",
@@ -100,6 +119,13 @@ struct Migrate: ParsableCommand {
             ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
             : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
+        if mapping == nil {
+            Output.line(
+                report.inPlace
+                    ? "The inferred mapping was applied in place."
+                    : "The inferred mapping could not be applied in place (\(report.inPlaceObstacle ?? "")); the store was copied."
+            )
+        }
         Output.line("Entity mappings:")
         Output.table(
             [["MAPPING", "READ", "MADE"]]
@@ -159,9 +185,14 @@ final class ProgressDisplay: @unchecked Sendable {
 /// Turns Ctrl-C into a clean cancellation (134120): the store is left as it was.
 enum Interrupts {
     static func cancel(_ migration: HeavyweightMigration) -> any DispatchSourceSignal {
+        onInterrupt { migration.cancel() }
+    }
+
+    /// Calls `cancel` on Ctrl-C until the returned source is cancelled.
+    static func onInterrupt(_ cancel: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { migration.cancel() }
+        source.setEventHandler(handler: cancel)
         source.resume()
         return source
     }
