@@ -17,8 +17,9 @@ struct MoltCommand: ParsableCommand {
             Exit codes:
               0   success
               1   the check found errors (check-model, check-mapping)
-              3   the store does not match the model (Core Data error 134100/134130)
-              4   the mapping cannot be inferred (infer)
+              3   the store does not match the model (Core Data error 134100/134130), a step of an
+                  upgrade has no mapping (134140), or the store is newer than the destination (134530)
+              4   the mapping cannot be inferred (infer; migrate without --mapping: 134190)
               64  bad command-line usage
               65  bad input data: malformed XML or JSON, an invalid model, a file that is not a store
               66  an input file does not exist
@@ -31,9 +32,8 @@ struct MoltCommand: ParsableCommand {
         version:
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
         subcommands: [
-            Migrate.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self, CheckModel.self,
-            CheckMapping.self,
-            StampMapping.self,
+            Migrate.self, Upgrade.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self,
+            CheckModel.self, CheckMapping.self, StampMapping.self,
         ]
     )
 }

@@ -22,9 +22,11 @@ enum ExitCodes {
         case .fileReadNoPermission: permission
         case .fileWriteFileExists: cannotCreate
         case .incompatibleVersionHash, .missingSourceModel, .missingMappingModel: incompatibleStore
+        case .storeNewerThanDestination: incompatibleStore
         case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore:
             ioError
         case .migrationCancelled: cancelled
+        case .inferredMapping: inferenceImpossible
         case .fileReadCorruptFile, .propertyListReadCorrupt, .invalidModel, .persistentStoreInvalidType, .validation:
             dataError
         default: dataError

@@ -1,0 +1,335 @@
+internal import MoltCore
+internal import MoltMapping
+internal import MoltModel
+
+/// One planning: the rules of ``UpgradePlanner`` applied to a store's version and a destination.
+/// Schemas are indices into `UpgradeVersions.schemas`.
+struct PlanRun {
+    let versions: UpgradeVersions
+    let source: Int
+    let destination: Int
+    let destinationName: String
+    let storePath: String?
+    let relation: VersionRelation
+    /// The files a plan may use.
+    private(set) var usable: [MatchedMappingFile] = []
+    /// The files it never uses: backwards in a total order, or between two versions with the
+    /// same hashes.
+    private(set) var unusable: [UnusedMappingFile] = []
+    /// The stages, with their schemas.
+    let stages: [(stage: UpgradeStage, from: Int, to: Int)]
+    private var inferences: [Pair: InferenceResult] = [:]
+
+    private struct Pair: Hashable {
+        let from: Int
+        let to: Int
+    }
+
+    init(
+        planner: UpgradePlanner, source: SchemaVersion, destination: SchemaVersion, destinationName: String,
+        storePath: String?
+    ) throws {
+        versions = planner.versions
+        self.source = versions.schemas.firstIndex(of: source)!
+        self.destination = versions.schemas.firstIndex(of: destination)!
+        self.destinationName = destinationName
+        self.storePath = storePath
+        let matcher = MappingFileMatcher(versions: versions)
+        let matched = try planner.mappingFiles.map { try matcher.match($0) }
+        var stages: [(stage: UpgradeStage, from: Int, to: Int)] = []
+        for stage in planner.stages {
+            let from = versions.schemas.firstIndex(
+                of: try versions.requireSchema(named: stage.from, role: "a stage's from"))!
+            let to = versions.schemas.firstIndex(of: try versions.requireSchema(named: stage.to, role: "a stage's to"))!
+            guard from != to else {
+                throw UpgradeErrors.stage(
+                    stage, "the two versions have the same entity hashes, so no migration runs between them")
+            }
+            if let other = stages.first(where: { $0.from == from && $0.to == to }) {
+                throw UpgradeErrors.stage(
+                    stage, "another stage (\(other.stage.name)) has the same two versions",
+                    recovery: "Give one stage per pair of versions, with both handlers.")
+            }
+            stages.append((stage, from, to))
+        }
+        self.stages = stages
+        if let ranks = try planner.order.ranks(of: versions) {
+            relation = VersionRelation(ranks: ranks)
+        } else {
+            relation = VersionRelation(
+                count: versions.schemas.count, edges: matched.map { ($0.from, $0.to) } + stages.map { ($0.from, $0.to) }
+            )
+        }
+        for file in matched {
+            if file.from == file.to {
+                unusable.append(
+                    UnusedMappingFile(
+                        file: file.file, from: name(file.from), to: name(file.to),
+                        reason: "both sides have the same entity hashes"))
+            } else if relation.isTotal, relation.position(file.to, file.from) == .before {
+                unusable.append(
+                    UnusedMappingFile(
+                        file: file.file, from: name(file.from), to: name(file.to),
+                        reason: "goes from \(name(file.from)) back to \(name(file.to))"))
+            } else {
+                usable.append(file)
+            }
+        }
+        for stage in stages where relation.position(stage.from, stage.to) == .after {
+            throw UpgradeErrors.stage(
+                stage.stage,
+                "it goes backwards: \(name(stage.to)) comes before \(name(stage.from)) in the version order")
+        }
+    }
+
+    func name(_ schema: Int) -> String {
+        schema == destination ? destinationName : versions.schemas[schema].name
+    }
+
+    // MARK: The plan
+
+    mutating func steps() throws -> [UpgradeStep] {
+        if source == destination { return [] }
+        // A usable direct file means the destination is not before the store's version.
+        if relation.position(destination, source) == .before {
+            throw UpgradeErrors.newerThanDestination(
+                store: name(source), destination: destinationName, path: storePath)
+        }
+        let direct = usable.filter { $0.from == source && $0.to == destination }
+        if direct.count > 1 {
+            throw UpgradeErrors.ambiguous(direct.map(\.file), from: name(source), to: name(destination))
+        }
+        let inside = try stagesOnPath()
+        if let file = direct.first, inside.allSatisfy({ $0.from == source && $0.to == destination }) {
+            return [heavyweight(file, stage: inside.first?.stage)]
+        }
+        let steps = try walk(stages: inside)
+        for stage in inside where !steps.contains(where: { $0.stage?.name == stage.stage.name }) {
+            throw UpgradeErrors.stage(
+                stage.stage, "the path from \(name(source)) to \(destinationName) jumps over it",
+                recovery: "Stages must not overlap; each is one step of the upgrade.")
+        }
+        return steps
+    }
+
+    /// The stages between the store's version and the destination. A stage partly outside, or
+    /// whose place the order cannot tell, is an error.
+    private func stagesOnPath() throws -> [(stage: UpgradeStage, from: Int, to: Int)] {
+        var inside: [(stage: UpgradeStage, from: Int, to: Int)] = []
+        for entry in stages {
+            let (from, to) = (entry.from, entry.to)
+            func atOrBefore(_ a: Int, _ b: Int) -> Bool { [.same, .before].contains(relation.position(a, b)) }
+            func strictly(_ a: Int, _ b: Int) -> Bool { relation.position(a, b) == .before }
+            if atOrBefore(to, source) || atOrBefore(destination, from) { continue }
+            if atOrBefore(source, from) && atOrBefore(to, destination) {
+                inside.append(entry)
+                continue
+            }
+            if strictly(from, source) && strictly(source, to) {
+                throw UpgradeErrors.stage(
+                    entry.stage, "the store is at \(name(source)), between the stage's two versions, so it cannot run",
+                    recovery: "Remove the stage for this store, or restore the store to \(name(from)).")
+            }
+            if strictly(from, destination) && strictly(destination, to) {
+                throw UpgradeErrors.stage(
+                    entry.stage, "the destination \(destinationName) lies between the stage's two versions",
+                    recovery: "Upgrade to \(name(to)) or to a version before \(name(from)).")
+            }
+            throw UpgradeErrors.orderNeeded(
+                "the store is at \(name(source)) and the upgrade goes to \(destinationName); the order does not say whether the stage \(entry.stage.name) lies between them"
+            )
+        }
+        return inside
+    }
+
+    private mutating func walk(stages inside: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> [UpgradeStep] {
+        var steps: [UpgradeStep] = []
+        var current = source
+        while current != destination {
+            guard steps.count <= versions.schemas.count else {
+                throw MoltError(.migration, "internal error: the upgrade plan does not reach \(destinationName)")
+            }
+            if let stage = inside.first(where: { $0.from == current }) {
+                steps.append(try stageStep(stage))
+                current = stage.to
+                continue
+            }
+            let limit = try nearestLimit(after: current, stages: inside.filter { !steps.contains(stage: $0.stage) })
+            if let file = try furthestFile(from: current, limit: limit) {
+                steps.append(heavyweight(file, stage: nil))
+                current = file.to
+                continue
+            }
+            let target = try nearestBoundary(after: current, before: limit) ?? limit
+            steps += try lightweightSteps(from: current, to: target)
+            current = target
+        }
+        return steps
+    }
+
+    /// The destination, or the `from` of the next stage if one comes first.
+    private func nearestLimit(after current: Int, stages: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> Int {
+        var candidates = [destination]
+        for stage in stages {
+            switch relation.position(current, stage.from) {
+            case .before: candidates.append(stage.from)
+            case .same: candidates.append(stage.from)
+            case .after:
+                throw UpgradeErrors.stage(
+                    stage.stage, "the path from \(name(source)) to \(destinationName) jumps over it",
+                    recovery: "Stages must not overlap; each is one step of the upgrade.")
+            case .unknown, .cyclic:
+                throw UpgradeErrors.orderNeeded(
+                    "\(UpgradeErrors.whereAt(name(current), store: name(source))); the order does not say whether the stage \(stage.stage.name) comes after it"
+                )
+            }
+        }
+        return try nearest(candidates) { "which of \($0) comes first" }
+    }
+
+    /// The mapping file starting at `current` that reaches furthest without passing `limit`.
+    private func furthestFile(from current: Int, limit: Int) throws -> MatchedMappingFile? {
+        var candidates: [MatchedMappingFile] = []
+        for file in usable where file.from == current {
+            let forward = relation.position(current, file.to)
+            let within = relation.position(file.to, limit)
+            if forward == .cyclic || [.unknown, .cyclic].contains(within) {
+                throw UpgradeErrors.orderNeeded(
+                    "\(UpgradeErrors.whereAt(name(current), store: name(source))) and the upgrade goes to \(name(limit)); the mapping file \(file.file.name) goes from \(name(file.from)) to \(name(file.to)), and the mapping files do not say whether \(name(file.to)) comes "
+                        + (forward == .cyclic
+                            ? "after \(name(current)) (mapping files go there and back)" : "before \(name(limit))"))
+            }
+            if within == .same || within == .before { candidates.append(file) }
+        }
+        guard !candidates.isEmpty else { return nil }
+        let furthest = try nearest(candidates.map(\.to), last: true) { "which of \($0) comes last" }
+        let files = candidates.filter { $0.to == furthest }
+        if files.count > 1 {
+            throw UpgradeErrors.ambiguous(files.map(\.file), from: name(current), to: name(furthest))
+        }
+        return files[0]
+    }
+
+    /// The nearest version after `current` and before `limit` where a mapping file starts or
+    /// ends, so that a lightweight step never jumps over one.
+    private func nearestBoundary(after current: Int, before limit: Int) throws -> Int? {
+        var inside: [Int] = []
+        for file in usable {
+            for boundary in [file.from, file.to] where boundary != current && boundary != limit {
+                let afterCurrent = relation.position(current, boundary)
+                let beforeLimit = relation.position(boundary, limit)
+                if afterCurrent == .before && beforeLimit == .before {
+                    inside.append(boundary)
+                } else if [.after, .same].contains(afterCurrent) || [.after, .same].contains(beforeLimit) {
+                    continue
+                } else {
+                    throw UpgradeErrors.orderNeeded(
+                        "\(UpgradeErrors.whereAt(name(current), store: name(source))) and the upgrade goes to \(name(limit)); the mapping file \(file.file.name) goes from \(name(file.from)) to \(name(file.to)), and the mapping files do not say whether it lies between"
+                    )
+                }
+            }
+        }
+        guard !inside.isEmpty else { return nil }
+        return try nearest(Array(Set(inside))) { "which of \($0) comes first" }
+    }
+
+    /// The first (or with `last`, the last) of `candidates` in the order; an error when the
+    /// order cannot tell.
+    private func nearest(_ candidates: [Int], last: Bool = false, question: (String) -> String) throws -> Int {
+        let unique = Array(Set(candidates)).sorted()
+        for candidate in unique {
+            let wins = unique.allSatisfy { other in
+                [.same, last ? .after : .before].contains(relation.position(candidate, other))
+            }
+            if wins { return candidate }
+        }
+        throw UpgradeErrors.orderNeeded(
+            "the mapping files do not say \(question(unique.map(name).joined(separator: ", ")))")
+    }
+
+    // MARK: Steps
+
+    private func heavyweight(_ file: MatchedMappingFile, stage: UpgradeStage?) -> UpgradeStep {
+        let from = versions.schemas[file.from]
+        let to = versions.schemas[file.to]
+        return UpgradeStep(
+            from: from, to: to, kind: .heavyweight, mappingFile: file.file, mapping: file.file.mapping,
+            sourceModel: from.model(preferring: file.file.mapping.sourceModelName),
+            destinationModel: file.to == destination
+                ? to.model(preferring: destinationName) : to.model(preferring: file.file.mapping.destinationModelName),
+            stage: stage)
+    }
+
+    private func model(_ schema: Int) -> ObjectModel {
+        versions.schemas[schema].model(preferring: schema == destination ? destinationName : nil)
+    }
+
+    private mutating func inference(_ from: Int, _ to: Int) -> InferenceResult {
+        let pair = Pair(from: from, to: to)
+        if let known = inferences[pair] { return known }
+        let result = MappingInference.infer(from: model(from), to: model(to))
+        inferences[pair] = result
+        return result
+    }
+
+    private mutating func lightweight(
+        _ from: Int, _ to: Int, mapping: MappingModel, stage: UpgradeStage?
+    )
+        -> UpgradeStep
+    {
+        UpgradeStep(
+            from: versions.schemas[from], to: versions.schemas[to], kind: .lightweight, mappingFile: nil,
+            mapping: mapping, sourceModel: model(from), destinationModel: model(to), stage: stage)
+    }
+
+    /// A stage's step: its mapping file, or inference; never split.
+    private mutating func stageStep(_ stage: (stage: UpgradeStage, from: Int, to: Int)) throws -> UpgradeStep {
+        let files = usable.filter { $0.from == stage.from && $0.to == stage.to }
+        if files.count > 1 {
+            throw UpgradeErrors.ambiguous(files.map(\.file), from: name(stage.from), to: name(stage.to))
+        }
+        if let file = files.first { return heavyweight(file, stage: stage.stage) }
+        switch inference(stage.from, stage.to) {
+        case .inferred(let mapping):
+            return lightweight(stage.from, stage.to, mapping: mapping, stage: stage.stage)
+        case .impossible(let reasons):
+            throw UpgradeErrors.missingMapping(
+                from: name(stage.from), to: name(stage.to), reasons: reasons, stage: stage.stage)
+        }
+    }
+
+    /// Lightweight from `from` to `to`: one step if it infers, else (with a total order) the
+    /// fewest inferable steps through the versions between, each reaching as far as inference
+    /// allows.
+    private mutating func lightweightSteps(from: Int, to: Int) throws -> [UpgradeStep] {
+        if case .inferred(let mapping) = inference(from, to) {
+            return [lightweight(from, to, mapping: mapping, stage: nil)]
+        }
+        let chain = [from] + relation.between(from, to) + [to]
+        var steps: [UpgradeStep] = []
+        var index = 0
+        while index < chain.count - 1 {
+            var reached: (index: Int, mapping: MappingModel)?
+            for candidate in stride(from: chain.count - 1, to: index, by: -1) {
+                if case .inferred(let mapping) = inference(chain[index], chain[candidate]) {
+                    reached = (candidate, mapping)
+                    break
+                }
+            }
+            guard let reached else {
+                throw UpgradeErrors.missingMapping(
+                    from: name(chain[index]), to: name(chain[index + 1]),
+                    reasons: inference(chain[index], chain[index + 1]).reasons, stage: nil)
+            }
+            steps.append(lightweight(chain[index], chain[reached.index], mapping: reached.mapping, stage: nil))
+            index = reached.index
+        }
+        return steps
+    }
+}
+
+extension [UpgradeStep] {
+    fileprivate func contains(stage: UpgradeStage) -> Bool {
+        contains { $0.stage?.name == stage.name }
+    }
+}

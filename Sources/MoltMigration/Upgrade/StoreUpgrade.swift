@@ -1,0 +1,324 @@
+public import Foundation
+internal import Logging
+internal import MoltCore
+internal import MoltModel
+internal import MoltStore
+
+/// Migrates a store across as many model versions as it takes to reach a destination version:
+/// lightweight steps where inference does it, heavyweight steps where a mapping file exists,
+/// with the app's own code (``UpgradeStage``) around the steps it names.
+///
+/// ``plan()`` says what will happen without touching the store (see ``UpgradePlanner`` for the
+/// rules). ``run()`` first finishes or undoes an interrupted migration (``StoreRecovery``), then
+/// plans from the version the store is at, and runs each step: a lightweight step with
+/// ``LightweightMigration``, a heavyweight one with ``HeavyweightMigration``. Each step is
+/// complete or not done at all, so a crash between steps leaves the store at some version on
+/// the way, and running the upgrade again continues from there (the store's hashes say which).
+/// Stage handlers are resumed through a record in the store's metadata (``progressKey``),
+/// removed when the upgrade completes.
+///
+/// With `options.backup`, the store as it was before the upgrade is kept beside it (by the
+/// first step, or copied before anything is written when a stage handler runs first). With
+/// `options.dryRun`, the upgrade runs on a temporary copy, which is then deleted.
+///
+/// ```swift
+/// let upgrade = StoreUpgrade(
+///     store: storeURL,
+///     versions: try UpgradeVersions(contentsOf: bundleURL),
+///     mappingFiles: try UpgradeMappingFile.readFolder(mappingsURL),
+///     order: .fromMappingFiles,
+///     stages: [UpgradeStage(from: "Model 2", to: "Model 3", didMigrate: { context in /* … */ })])
+/// upgrade.progress = { print($0) }                    // 40% step 2/3 copy NoteToNote 10/50
+/// print(try upgrade.plan())
+/// let report = try upgrade.run()
+/// ```
+public final class StoreUpgrade: @unchecked Sendable {
+    /// The store metadata key holding the upgrade's record of completed stage handlers.
+    public static let progressKey = "MoltUpgradeProgress"
+
+    public let store: URL
+    public let planner: UpgradePlanner
+    /// The destination version's name; nil for the current version.
+    public let destination: String?
+    /// Settings passed to each step (backup only to the first, dry run handled by the upgrade).
+    public let options: MigrationOptions
+    /// Called as the upgrade goes (from the upgrading thread). Set it before ``run()``.
+    public var progress: (@Sendable (UpgradeProgress) -> Void)?
+
+    private let lock = NSLock()
+    private var cancelled = false
+    /// Cancels the step running now.
+    private var cancelActiveStep: (() -> Void)?
+    /// The upgrade of a dry run's copy.
+    private var activeCopy: StoreUpgrade?
+
+    public init(
+        store: URL, versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
+        order: VersionOrder = .fromMappingFiles, to destination: String? = nil, stages: [UpgradeStage] = [],
+        options: MigrationOptions = MigrationOptions()
+    ) {
+        self.store = store
+        self.planner = UpgradePlanner(versions: versions, mappingFiles: mappingFiles, order: order, stages: stages)
+        self.destination = destination
+        self.options = options
+    }
+
+    // MARK: Planning
+
+    /// What ``run()`` would do now, read from the store without changing it.
+    public func plan() throws -> UpgradePlan {
+        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        let files = StoreFiles(store)
+        let interrupted = FileOperations.exists(files.new) || FileOperations.exists(files.intent)
+        let metadata = try SQLiteStore(at: store, logger: options.logger).metadata
+        var plan = try planner.plan(storeHashes: metadata.entityVersionHashes, storePath: store.path, to: destination)
+        plan.interruptedMigration = interrupted
+        guard let mark = UpgradeMark(metadata.additionalEntries[Self.progressKey]) else { return plan }
+        if mark.completed == .willMigrate, let stage = planner.stages.first(where: mark.isAbout) {
+            if let to = planner.versions.schema(named: stage.to), to == plan.storeVersion, stage.didMigrate != nil {
+                plan.pendingDidMigrate = stage
+            } else if let first = plan.steps.first, first.stage.map(mark.isAbout) == true {
+                plan.steps[0].willMigrateAlreadyDone = true
+            }
+        }
+        return plan
+    }
+
+    // MARK: Running
+
+    /// Stops the upgrade: the running step stops at once (and changes nothing), otherwise it
+    /// stops before the next step or handler. It fails with 134120; completed steps stay done.
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        let step = cancelActiveStep
+        let copy = activeCopy
+        lock.unlock()
+        step?()
+        copy?.cancel()
+    }
+
+    /// Runs the upgrade.
+    @discardableResult
+    public func run() throws -> UpgradeReport {
+        let started = Date()
+        let logger = options.logger
+        try checkCancelled()
+        let recovery = try StoreRecovery.recover(at: store, logger: logger)
+        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        if options.dryRun { return try dryRun(started: started, recovery: recovery) }
+
+        let plan = try plan()
+        var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
+        report.recovery = recovery
+        let count = plan.steps.count
+        logger.debug(
+            "upgrade planned",
+            metadata: [
+                "molt.store": "\(store.path)", "molt.from": "\(plan.storeVersion.name)",
+                "molt.to": "\(plan.destinationName)", "molt.steps": "\(count)",
+            ])
+        // The first migration keeps the old store (a hard link) unless something writes to the
+        // store before it; then the store is copied first.
+        let writesFirst = plan.pendingDidMigrate != nil || plan.steps.first?.stage != nil
+        var backupTaken = false
+        if options.backup, count > 0 || plan.pendingDidMigrate != nil, writesFirst {
+            let target = StoreFiles(store).backupName(at: started)
+            try UpgradeBackup.copy(store, to: target, logger: logger)
+            report.backup = target
+            backupTaken = true
+        }
+        if let stage = plan.pendingDidMigrate {
+            try checkCancelled()
+            try runHandler(
+                stage, .didMigrate, model: plan.storeVersion.model(preferring: stage.to), index: nil, of: count)
+            report.resumedStage = stage.name
+        }
+        for (index, step) in plan.steps.enumerated() {
+            let stepStarted = Date()
+            try checkCancelled()
+            notify(index, count, step, .stepStarted)
+            var handlers: [UpgradeStage.Phase] = []
+            if let stage = step.stage, !step.willMigrateAlreadyDone {
+                try runHandler(stage, .willMigrate, model: step.sourceModel, index: index, of: count, step: step)
+                if stage.willMigrate != nil { handlers.append(.willMigrate) }
+                try checkCancelled()
+            }
+            var stepOptions = options
+            stepOptions.backup = options.backup && index == 0 && !backupTaken
+            stepOptions.dryRun = false
+            stepOptions.progress = { [weak self] progress in
+                self?.notify(index, count, step, .migrating(progress))
+            }
+            let migration = try migrate(step, options: stepOptions)
+            if stepOptions.backup { report.backup = migration.backup }
+            try confirmVersion(after: step)
+            if let stage = step.stage {
+                try runHandler(stage, .didMigrate, model: step.destinationModel, index: index, of: count, step: step)
+                if stage.didMigrate != nil { handlers.append(.didMigrate) }
+            }
+            let stepReport = UpgradeStepReport(
+                step: step, migration: migration, handlersRun: handlers,
+                duration: Date().timeIntervalSince(stepStarted))
+            report.steps.append(stepReport)
+            notify(index, count, step, .stepFinished(stepReport))
+            logger.debug(
+                "upgrade step done",
+                metadata: ["molt.step": "\(index + 1)/\(count)", "molt.description": "\(step)"])
+        }
+        try removeMark()
+        report.destination = plan.destinationName
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
+    // MARK: Steps
+
+    private func checkCancelled() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if cancelled {
+            throw MoltError(
+                .migrationCancelled, "the upgrade was cancelled", location: SourceLocation(file: store.path),
+                recovery: "Run it again when ready: it continues from the version the store is at.")
+        }
+    }
+
+    private func notify(_ index: Int?, _ count: Int, _ step: UpgradeStep?, _ event: UpgradeProgress.Event) {
+        guard let progress else { return }
+        var fraction = 0.0
+        if let index, count > 0 {
+            switch event {
+            case .migrating(let migration): fraction = (Double(index) + migration.fraction) / Double(count)
+            case .stepFinished: fraction = Double(index + 1) / Double(count)
+            default: fraction = Double(index) / Double(count)
+            }
+        }
+        progress(
+            UpgradeProgress(stepIndex: index, stepCount: count, step: step, event: event, fraction: min(1, fraction)))
+    }
+
+    private func migrate(_ step: UpgradeStep, options: MigrationOptions) throws -> MigrationReport {
+        let run: () throws -> MigrationReport
+        let cancel: () -> Void
+        switch step.kind {
+        case .lightweight:
+            let migration = LightweightMigration(
+                store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
+                options: options)
+            (run, cancel) = (migration.run, migration.cancel)
+        case .heavyweight:
+            let migration = HeavyweightMigration(
+                store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
+                options: options)
+            (run, cancel) = (migration.run, migration.cancel)
+        }
+        lock.lock()
+        cancelActiveStep = cancel
+        let stop = cancelled
+        lock.unlock()
+        defer {
+            lock.lock()
+            cancelActiveStep = nil
+            lock.unlock()
+        }
+        if stop { cancel() }
+        return try run()
+    }
+
+    /// Runs one handler of `stage` in a transaction on the store bound to `model`, and records
+    /// in the same transaction that it completed. A stage without that handler records only
+    /// the mark (before its step: so that its `didMigrate` is known to be due after a crash).
+    private func runHandler(
+        _ stage: UpgradeStage, _ phase: UpgradeStage.Phase, model: ObjectModel, index: Int?, of count: Int,
+        step: UpgradeStep? = nil
+    ) throws {
+        let handler = stage.handler(phase)
+        if handler != nil { notify(index, count, step, .handlerStarted(stage, phase)) }
+        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: options.logger)
+        defer { sqlite.connection.close() }
+        let objects = try ObjectStore(store: sqlite, model: model)
+        try objects.write { writer in
+            if let handler {
+                do {
+                    try handler(UpgradeStage.Context(store: objects, writer: writer, stage: stage, phase: phase))
+                } catch {
+                    let cause = (error as? MoltError).map { $0.description } ?? String(describing: error)
+                    throw MoltError(
+                        .migration, "the \(phase.rawValue) handler of the upgrade stage \(stage.name) failed: \(cause)",
+                        location: SourceLocation(file: store.path),
+                        recovery:
+                            "Nothing the handler did was saved. Fix the problem and run the upgrade again: it continues where it stopped.",
+                        underlying: error)
+                }
+            }
+            var metadata = objects.store.metadata
+            metadata.additionalEntries[Self.progressKey] = UpgradeMark(stage: stage, completed: phase).propertyList
+            try objects.store.writeMetadata(metadata)
+        }
+        if handler != nil { notify(index, count, step, .handlerFinished(stage, phase)) }
+    }
+
+    /// Checks the store reached the step's version, and that the stage's record survived the
+    /// migration (migrations keep other metadata keys); writes it again if it did not.
+    private func confirmVersion(after step: UpgradeStep) throws {
+        let sqlite = try SQLiteStore(at: store, readOnly: step.stage == nil, logger: options.logger)
+        defer { sqlite.connection.close() }
+        guard sqlite.metadata.entityVersionHashes == step.to.hashes else {
+            throw MoltError(
+                .migration, "after the step \(step), the store is not at \(step.to.name)",
+                location: SourceLocation(file: store.path))
+        }
+        guard let stage = step.stage else { return }
+        let expected = UpgradeMark(stage: stage, completed: .willMigrate)
+        if UpgradeMark(sqlite.metadata.additionalEntries[Self.progressKey]) != expected {
+            options.logger.warning(
+                "the migration dropped the upgrade's progress record; writing it again",
+                metadata: ["molt.store": "\(store.path)", "molt.stage": "\(stage.name)"])
+            var metadata = sqlite.metadata
+            metadata.additionalEntries[Self.progressKey] = expected.propertyList
+            try sqlite.writeMetadata(metadata)
+        }
+    }
+
+    /// Removes the progress record, when there is one.
+    private func removeMark() throws {
+        guard (try SQLiteStore(at: store, logger: options.logger)).metadata.additionalEntries[Self.progressKey] != nil
+        else { return }
+        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: options.logger)
+        defer { sqlite.connection.close() }
+        var metadata = sqlite.metadata
+        metadata.additionalEntries[Self.progressKey] = nil
+        try sqlite.writeMetadata(metadata)
+    }
+
+    /// Runs the upgrade on a copy of the store beside it, then deletes the copy.
+    private func dryRun(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
+        let copy = store.deletingLastPathComponent().appendingPathComponent(
+            ".\(store.lastPathComponent).molt-dryrun-upgrade-\(UUID().uuidString)")
+        try UpgradeBackup.copy(store, to: copy.path, logger: options.logger)
+        defer { UpgradeBackup.remove(copy.path) }
+        var copyOptions = options
+        copyOptions.dryRun = false
+        copyOptions.backup = false
+        let upgrade = StoreUpgrade(
+            store: copy, versions: planner.versions, mappingFiles: planner.mappingFiles, order: planner.order,
+            to: destination, stages: planner.stages, options: copyOptions)
+        upgrade.progress = progress
+        lock.lock()
+        activeCopy = upgrade
+        let stop = cancelled
+        lock.unlock()
+        defer {
+            lock.lock()
+            activeCopy = nil
+            lock.unlock()
+        }
+        if stop { upgrade.cancel() }
+        var report = try upgrade.run()
+        report.dryRun = true
+        report.recovery = recovery
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+}

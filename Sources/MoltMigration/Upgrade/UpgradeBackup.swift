@@ -1,0 +1,70 @@
+internal import Foundation
+internal import Logging
+internal import MoltCore
+internal import MoltSQLite
+internal import MoltStore
+
+/// Complete copies of a store, for the backup an upgrade keeps when something writes to the
+/// store before its first migration (a stage handler, the upgrade's progress record), and for
+/// dry runs. A migration's own backup is a hard link to the old file, which is only right when
+/// the old file is never written again; these copies are independent files.
+///
+/// The store's log is checkpointed into its main file first and SQLite's write lock is held
+/// while the file is copied, so the copy holds every row and nobody writes meanwhile. The copy
+/// is written beside its target, synced, and renamed into place.
+enum UpgradeBackup {
+    /// Copies the store (and its external-data folder) to `target`.
+    static func copy(_ store: URL, to target: String, logger: Logger) throws {
+        let path = store.path
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 2000, logger: logger)
+        } catch {
+            throw HeavyweightMigration.classify(error, store: path)
+        }
+        defer { connection.close() }
+        do {
+            if try connection.journalMode() == "wal" { try connection.checkpoint(.truncate) }
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+            throw SourceLock.inUse(path, error)
+        } catch {
+            throw HeavyweightMigration.classify(error, store: path)
+        }
+        defer { try? connection.execute("ROLLBACK") }
+        // A write between the checkpoint and the lock would live only in the log.
+        guard (FileOperations.size(path + "-wal") ?? 0) == 0 else {
+            throw SourceLock.inUse(path, DescribedError("the log filled again before the copy could start"))
+        }
+        let partial = target + ".partial"
+        try? FileOperations.remove(partial)
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: partial)
+        } catch {
+            throw MoltError(
+                .fileWriteUnknown, "cannot copy the store: \(error.localizedDescription)",
+                location: SourceLocation(file: partial))
+        }
+        try FileSync.sync(path: partial)
+        try FileOperations.rename(partial, to: target)
+        let support = StoreFiles(store).support
+        if FileOperations.exists(support) {
+            let targetSupport = StoreFiles.supportFolder(of: target)
+            do {
+                try FileManager.default.copyItem(atPath: support, toPath: targetSupport)
+            } catch {
+                throw MoltError(
+                    .fileWriteUnknown, "cannot copy the store's external data: \(error.localizedDescription)",
+                    location: SourceLocation(file: support))
+            }
+        }
+        try FileOperations.syncFolder(of: target)
+    }
+
+    /// Removes a copy made by ``copy(_:to:logger:)``, with its companions and external data.
+    static func remove(_ copy: String) {
+        try? FileOperations.remove(copy)
+        for companion in StoreFiles.companions(of: copy) { try? FileOperations.remove(companion) }
+        try? FileOperations.removeTree(StoreFiles.supportFolder(of: copy))
+    }
+}

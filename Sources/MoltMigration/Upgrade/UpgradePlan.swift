@@ -1,0 +1,129 @@
+public import MoltMapping
+public import MoltModel
+
+/// One migration of an upgrade: from one schema to the next, by inference (lightweight) or by
+/// a mapping file (heavyweight), with the custom stage whose handlers run around it.
+///
+/// ```swift
+/// for step in try upgrade.plan().steps {
+///     print(step)          // "V2 → V3: heavyweight with V2-to-V3.xml"
+/// }
+/// ```
+public struct UpgradeStep: Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// The mapping is inferred (``MappingInference``) and run by ``LightweightMigration``.
+        case lightweight
+        /// A mapping file's mapping, run by ``HeavyweightMigration``.
+        case heavyweight
+    }
+
+    public let from: SchemaVersion
+    public let to: SchemaVersion
+    public let kind: Kind
+    /// The mapping file of a heavyweight step.
+    public let mappingFile: UpgradeMappingFile?
+    /// The mapping the step runs: the file's, or the inferred one.
+    public let mapping: MappingModel
+    /// The models the step migrates between.
+    public let sourceModel: ObjectModel
+    public let destinationModel: ObjectModel
+    /// The stage whose handlers run around this step.
+    public let stage: UpgradeStage?
+    /// The stage's `willMigrate` completed in an earlier, interrupted run, so it does not run
+    /// again.
+    public internal(set) var willMigrateAlreadyDone = false
+
+    /// "V1 → V2: lightweight", "V2 → V3: heavyweight with V2-to-V3.xml; stage V2 → V3 (willMigrate, didMigrate)".
+    public var description: String {
+        var text = "\(sourceModel.name ?? from.name) → \(destinationModel.name ?? to.name): \(kind.rawValue)"
+        if let mappingFile { text += " with \(mappingFile.name)" }
+        if let stage {
+            let phases = stage.phases.map { phase in
+                phase == .willMigrate && willMigrateAlreadyDone ? "willMigrate already done" : phase.rawValue
+            }
+            text += "; stage \(stage.name)\(phases.isEmpty ? "" : " (\(phases.joined(separator: ", ")))")"
+        }
+        return text
+    }
+}
+
+/// A mapping file the plan does not use, and why.
+///
+/// ```swift
+/// for unused in plan.unusedMappingFiles {
+///     print(unused)        // "3-2.xml (V3 → V2): not used: goes from V3 back to V2"
+/// }
+/// ```
+public struct UnusedMappingFile: Sendable, Hashable, CustomStringConvertible {
+    public let file: UpgradeMappingFile
+    public let from: String
+    public let to: String
+    /// "goes from V3 back to V2", "not on the path from V1 to V4".
+    public let reason: String
+
+    public var description: String { "\(file.name) (\(from) → \(to)): not used: \(reason)" }
+}
+
+/// What an upgrade will do, worked out without touching the store: the store's version, the
+/// destination, and the steps in order. ``StoreUpgrade/plan()`` makes one; `molt upgrade
+/// --plan` prints it.
+///
+/// ```swift
+/// let plan = try upgrade.plan()
+/// if plan.isUpToDate { print("already at \(plan.destination)") }
+/// plan.lines.forEach { print($0) }
+/// ```
+public struct UpgradePlan: Sendable, CustomStringConvertible {
+    /// The schema the store is at.
+    public let storeVersion: SchemaVersion
+    /// The schema the upgrade goes to.
+    public let destination: SchemaVersion
+    /// The destination version's name as asked for (or the current version's).
+    public let destinationName: String
+    /// The steps, in order. Empty when the store is already at the destination.
+    public internal(set) var steps: [UpgradeStep]
+    /// How versions were ordered.
+    public let order: VersionOrder
+    /// Mapping files the plan does not use, with the reason.
+    public let unusedMappingFiles: [UnusedMappingFile]
+    /// A stage whose `didMigrate` an interrupted upgrade left to run: it runs first.
+    public internal(set) var pendingDidMigrate: UpgradeStage?
+    /// Whether an interrupted migration left files beside the store (they are finished or
+    /// removed before the upgrade starts, which may change the store's version).
+    public internal(set) var interruptedMigration = false
+
+    /// Whether there is nothing to migrate.
+    public var isUpToDate: Bool { steps.isEmpty }
+
+    /// The forecast, one line each.
+    public var lines: [String] {
+        var lines: [String] = []
+        if interruptedMigration {
+            lines.append(
+                "An interrupted migration left files beside the store: they are finished or removed first, which may change this plan."
+            )
+        }
+        let from = storeVersion.description
+        if steps.isEmpty {
+            lines.append("The store is at \(from): already at \(destinationName), nothing to migrate.")
+        } else {
+            lines.append(
+                "The store is at \(from); \(steps.count) step\(steps.count == 1 ? "" : "s") to \(destinationName) (version order: \(order)):"
+            )
+        }
+        if let pendingDidMigrate {
+            lines.append(
+                "  first: the didMigrate handler of stage \(pendingDidMigrate.name) (an earlier upgrade stopped before it)"
+            )
+        }
+        for (offset, step) in steps.enumerated() {
+            lines.append("  \(offset + 1). \(step)")
+        }
+        for unused in unusedMappingFiles {
+            lines.append("  \(unused)")
+        }
+        return lines
+    }
+
+    public var description: String { lines.joined(separator: "\n") }
+}

@@ -1,0 +1,147 @@
+public import Foundation
+internal import MoltCore
+internal import MoltMapping
+internal import MoltStore
+
+/// Works out the steps that take a store from its model version to a destination version,
+/// through every version in between, without touching any store.
+///
+/// Versions are schemas (``SchemaVersion``): versions with identical entity hashes are one.
+/// Mapping files are matched to the versions they connect by the hashes they record (see
+/// ``UpgradeMappingFile``). The order of versions comes from ``VersionOrder``; by default only
+/// mapping files give it (source before destination, transitively), never names.
+///
+/// Rules, in order:
+/// 1. The store at the destination: nothing to do.
+/// 2. One mapping file from the store's version to the destination (and no stage in between):
+///    one heavyweight step. Two such files: an error naming both.
+/// 3. The destination before the store's version: error 134530, nothing is migrated backwards.
+/// 4. Otherwise a walk from the store's version: at version C, stop first at the next stage's
+///    `from` (a stage is always exactly one step, by its mapping file or by inference). Else,
+///    of the mapping files starting at C and ending at or before that limit, take the one
+///    reaching furthest (a heavyweight step). Else migrate lightweight to the nearest version
+///    where a mapping file starts or ends (never jumping over one, the staged-migration lesson),
+///    or to the limit: in one step when inference allows it, otherwise, when the order is
+///    total, in the fewest inferable steps through the versions in between (each time the
+///    furthest version that infers). A pair of consecutive versions that does not infer is
+///    error 134140, naming the two versions and the reasons.
+/// 5. With only the mapping-file order, whenever the walk needs to know where a version stands
+///    (a mapping file that could lie between, a file going there and back), it stops with an
+///    error asking for the order (`versions.txt` or name order). With no mapping files at all
+///    the store migrates in one lightweight step, as Core Data does.
+///
+/// With a total order, a mapping file that goes backwards is never used (the plan lists it as
+/// not used).
+///
+/// ```swift
+/// let planner = UpgradePlanner(
+///     versions: try UpgradeVersions(contentsOf: bundleURL),
+///     mappingFiles: try UpgradeMappingFile.readFolder(mappingsURL),
+///     order: .byName)
+/// let plan = try planner.plan(from: "Model 3")          // to the current version
+/// plan.lines.forEach { print($0) }
+/// ```
+public struct UpgradePlanner: Sendable {
+    public let versions: UpgradeVersions
+    public let mappingFiles: [UpgradeMappingFile]
+    public let order: VersionOrder
+    public let stages: [UpgradeStage]
+
+    public init(
+        versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile], order: VersionOrder = .fromMappingFiles,
+        stages: [UpgradeStage] = []
+    ) {
+        self.versions = versions
+        self.mappingFiles = mappingFiles
+        self.order = order
+        self.stages = stages
+    }
+
+    /// Plans from the version called `from` to the version called `to` (by default the current
+    /// version).
+    public func plan(from: String, to: String? = nil) throws -> UpgradePlan {
+        let source = try versions.requireSchema(named: from, role: "the store's version")
+        return try plan(from: source, to: to, storePath: nil)
+    }
+
+    /// Plans from the schema whose hashes are `storeHashes` (a store's); 134130 when no version
+    /// has them. `storePath` names the store in messages.
+    public func plan(storeHashes: [String: Data], storePath: String? = nil, to: String? = nil) throws -> UpgradePlan {
+        try plan(from: storeSchema(hashes: storeHashes, storePath: storePath), to: to, storePath: storePath)
+    }
+
+    /// The schema with the store's hashes, or Core Data's 134130 naming the closest version and
+    /// what differs.
+    func storeSchema(hashes: [String: Data], storePath: String?) throws -> SchemaVersion {
+        if let schema = versions.schema(matching: hashes) { return schema }
+        let compared = versions.schemas.map { schema in
+            (schema, StoreCompatibilityText(storeHashes: hashes, modelHashes: schema.hashes))
+        }
+        let closest = compared.min { $0.1.distance < $1.1.distance }!
+        throw MoltError(
+            .missingSourceModel,
+            "no model version matches the store; closest is \(closest.0.description): \(closest.1.text)",
+            location: storePath.map { SourceLocation(file: $0) },
+            recovery:
+                "The store was made with a model version Molt was not given (perhaps by a newer version of the app). Give the model that holds the store's version.",
+            details: compared.map { "\($0.0.description): \($0.1.text)" })
+    }
+
+    func plan(from source: SchemaVersion, to: String?, storePath: String?) throws -> UpgradePlan {
+        guard let destinationName = to ?? versions.currentVersionName else {
+            throw MoltError(
+                .fileReadNoSuchFile, "the model has several versions and none is marked current",
+                recovery: "Name the destination version (--to).")
+        }
+        let destination = try versions.requireSchema(named: destinationName, role: "the destination")
+        var run = try PlanRun(
+            planner: self, source: source, destination: destination, destinationName: destinationName,
+            storePath: storePath)
+        let steps = try run.steps()
+        try checkPolicies(of: steps)
+        let used = Set(steps.compactMap { $0.mappingFile })
+        var unused = run.unusable
+        if !steps.isEmpty {
+            for file in run.usable where !used.contains(file.file) {
+                unused.append(
+                    UnusedMappingFile(
+                        file: file.file, from: run.name(file.from), to: run.name(file.to),
+                        reason: "not on the path from \(source.name) to \(destinationName)"))
+            }
+        }
+        return UpgradePlan(
+            storeVersion: source, destination: destination, destinationName: destinationName, steps: steps,
+            order: order, unusedMappingFiles: unused)
+    }
+
+    /// Every policy a heavyweight step's mapping names must be registered.
+    private func checkPolicies(of steps: [UpgradeStep]) throws {
+        for step in steps {
+            guard let file = step.mappingFile else { continue }
+            for mapping in file.mapping.entityMappings {
+                guard let policy = mapping.policyName, mapping.kind.readsSource else { continue }
+                do {
+                    _ = try PolicyRegistry.require(policy, mapping: mapping.name)
+                } catch let error as MoltError {
+                    throw error.located(mapping.location ?? SourceLocation(file: file.path))
+                }
+            }
+        }
+    }
+}
+
+/// How a store's hashes differ from a version's, with a distance to find the closest.
+struct StoreCompatibilityText {
+    let text: String
+    let distance: Int
+
+    init(storeHashes: [String: Data], modelHashes: [String: Data]) {
+        let compatibility = StoreCompatibility(storeHashes: storeHashes, modelHashes: modelHashes)
+        text = compatibility.description
+        if case .incompatible(let differing, let missing, let extra) = compatibility {
+            distance = differing.count + missing.count + extra.count
+        } else {
+            distance = 0
+        }
+    }
+}

@@ -1,0 +1,105 @@
+public import Foundation
+internal import MoltCore
+
+/// How an upgrade knows which model version comes before which.
+///
+/// Version names follow no rule, so by default nothing but the mapping files orders versions:
+/// a mapping file's source comes before its destination, transitively
+/// (``fromMappingFiles``). When that is not enough to plan an upgrade, the planner says so and
+/// asks for the order: list it (``explicit(_:)``, or a `versions.txt` file read with
+/// ``read(contentsOf:)``), or opt in to name order (``byName``).
+///
+/// ```swift
+/// let order = VersionOrder.explicit(["Model", "Model 2", "Model 3"])
+/// let fromFile = try VersionOrder.read(contentsOf: URL(fileURLWithPath: "Mappings/versions.txt"))
+/// ```
+public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
+    /// Only what mapping files (and upgrade stages) say: source before destination.
+    case fromMappingFiles
+    /// The versions oldest first. Every schema must be named (one of its names is enough);
+    /// unknown names are errors.
+    case explicit([String])
+    /// Names compared with numbers read as numbers: "Model 2" before "Model 10".
+    case byName
+
+    /// The name of the file ``read(contentsOf:)`` reads in a mappings folder.
+    public static let fileName = "versions.txt"
+
+    /// Reads an explicit order: one version name per line, oldest first. Blank lines are
+    /// skipped, and so is everything from a `#` to the end of its line (comments); spaces around
+    /// a name are trimmed.
+    public static func read(contentsOf url: URL) throws -> VersionOrder {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { throw FileErrors.missing(url.path) }
+            throw FileErrors.readFailed(url.path, underlying: error)
+        }
+        var names: [String] = []
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = line.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !content.isEmpty else { continue }
+            if names.contains(content) {
+                throw MoltError(
+                    .fileReadCorruptFile, "the version \"\(content)\" is listed twice",
+                    location: SourceLocation(file: url.path, line: offset + 1))
+            }
+            names.append(content)
+        }
+        return .explicit(names)
+    }
+
+    /// Whether the order is total (every version has a place), as opposed to what mapping
+    /// files alone say.
+    public var isTotal: Bool {
+        if case .fromMappingFiles = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .fromMappingFiles: "from the mapping files"
+        case .explicit(let names): "as listed (\(names.joined(separator: ", ")))"
+        case .byName: "by name"
+        }
+    }
+
+    /// The rank of each schema (index in `versions.schemas`) for a total order, nil for the
+    /// mapping-file order.
+    func ranks(of versions: UpgradeVersions) throws -> [Int]? {
+        switch self {
+        case .fromMappingFiles:
+            return nil
+        case .byName:
+            let order = versions.schemas.indices.sorted {
+                versions.schemas[$0].name.compare(versions.schemas[$1].name, options: [.numeric]) == .orderedAscending
+            }
+            var ranks = Array(repeating: 0, count: versions.schemas.count)
+            for (rank, index) in order.enumerated() { ranks[index] = rank }
+            return ranks
+        case .explicit(let names):
+            var ranks: [Int?] = Array(repeating: nil, count: versions.schemas.count)
+            var seen: Set<String> = []
+            for (position, name) in names.enumerated() {
+                guard seen.insert(name).inserted else {
+                    throw MoltError(.migration, "the version order lists \"\(name)\" twice")
+                }
+                guard let index = versions.schemas.firstIndex(where: { $0.isNamed(name) }) else {
+                    throw MoltError(
+                        .migration, "the version order names \"\(name)\", which is not a version of the model",
+                        recovery: "Versions: \(versions.allNames.joined(separator: ", ")).")
+                }
+                if ranks[index] == nil { ranks[index] = position }
+            }
+            let missing = versions.schemas.indices.filter { ranks[$0] == nil }.map { versions.schemas[$0].name }
+            guard missing.isEmpty else {
+                throw MoltError(
+                    .migration,
+                    "the version order does not list \(missing.map { "\"\($0)\"" }.joined(separator: ", "))",
+                    recovery: "List every version of the model, oldest first (one name per line in versions.txt).")
+            }
+            return ranks.map { $0! }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Molt
+import MoltPolicies
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Upgrade: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Migrate a store across as many model versions as it takes to reach the current one (or --to).",
+        discussion: """
+            The store's version is the bundle version whose entity hashes equal the store's \
+            (versions with identical hashes count as one). Every *.xml file in --mappings is read \
+            as a mapping file (an XML file whose root is not <mapping-model> is skipped); each \
+            connects the two versions whose hashes it records (molt stamp-mapping writes them), \
+            whatever the file is called; when it records too few, the version names the file \
+            declares decide. A file with errors stops the upgrade.
+
+            Version order: names never order versions unless you ask. By default the order is \
+            what the mapping files say (source before destination). If versions.txt is in the \
+            mappings folder (one version name per line, oldest first, # starts a comment), that \
+            order is used; --order-by-name orders versions by name, numbers read as numbers \
+            ("Model 2" before "Model 10"). When the order is needed and not known, molt says so.
+
+            Plan: a mapping file from the store's version straight to the destination is one \
+            heavyweight step. Otherwise, from each version: the mapping file starting there that \
+            reaches furthest (heavyweight), else lightweight (inferred) steps up to the next \
+            version where a mapping file starts or ends, as few as inference allows; a mapping \
+            file's versions are never jumped over. With versions.txt or --order-by-name, a file \
+            that goes backwards is not used. The destination before the store's version is an \
+            error: stores are never migrated backwards.
+
+            --plan prints the steps and changes nothing. Each step is complete or not done, so \
+            after a crash or Ctrl-C, running the command again continues from the version the \
+            store is at.
+
+            Exit codes: 0 done (or nothing to do); 3 no version matches the store (134130), a \
+            step has no mapping file and cannot be inferred (134140), or the store is newer \
+            than the destination (134530); 65 a mapping file with errors, an ambiguous or \
+            unknown order, a failed migration; 66 a missing file; 74 I/O or SQLite errors; 130 \
+            cancelled (completed steps stay done).
+            """)
+
+    @Argument(help: "The store to upgrade.")
+    var store: String
+
+    @Option(help: "The model versions: a .xcdatamodeld bundle or a folder of .xcdatamodel versions.")
+    var models: String
+
+    @Option(help: "The folder of mapping files (*.xml), and optionally versions.txt.")
+    var mappings: String
+
+    @Option(help: "The destination version (default: the bundle's current version).")
+    var to: String?
+
+    @Flag(help: "Print the steps the upgrade would take, and change nothing.")
+    var plan = false
+
+    @Flag(
+        name: .customLong("order-by-name"),
+        help: "Order versions by name, numbers read as numbers (used only when there is no versions.txt).")
+    var orderByName = false
+
+    @Flag(help: "Keep the store as it was before the upgrade as NAME.molt-backup-<time>.EXT.")
+    var backup = false
+
+    @Flag(name: .customLong("dry-run"), help: "Upgrade a temporary copy, report, and delete it; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
+    var progress = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let logger = global.bootstrap()
+        PolicyRegistry.register(CompiledPolicies.all)
+        try global.run {
+            let url = URL(fileURLWithPath: store)
+            let folder = URL(fileURLWithPath: mappings)
+            let orderFile = folder.appendingPathComponent(VersionOrder.fileName)
+            let order: VersionOrder
+            if FileManager.default.fileExists(atPath: orderFile.path) {
+                order = try VersionOrder.read(contentsOf: orderFile)
+                if orderByName { Output.note("\(orderFile.path) gives the version order; --order-by-name is ignored") }
+            } else {
+                order = orderByName ? .byName : .fromMappingFiles
+            }
+            var options = MigrationOptions()
+            options.backup = backup
+            options.dryRun = dryRun
+            options.logger = logger
+            let upgrade = StoreUpgrade(
+                store: url, versions: try UpgradeVersions(contentsOf: URL(fileURLWithPath: models)),
+                mappingFiles: try UpgradeMappingFile.readFolder(folder, logger: logger), order: order, to: to,
+                options: options)
+            if plan {
+                try upgrade.plan().lines.forEach { Output.line($0) }
+                return
+            }
+            try perform(upgrade)
+        }
+    }
+
+    func perform(_ upgrade: StoreUpgrade) throws {
+        let display = ProgressDisplay(lines: progress)
+        let printer = StepPrinter(display: display)
+        upgrade.progress = { printer.show($0) }
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { upgrade.cancel() }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+        let report: UpgradeReport
+        do {
+            report = try upgrade.run()
+            display.finish()
+        } catch {
+            display.finish()
+            throw error
+        }
+        summarize(report)
+    }
+
+    func summarize(_ report: UpgradeReport) {
+        if let resumed = report.resumedStage {
+            Output.line("Finished the stage \(resumed) left by an interrupted upgrade.")
+        }
+        guard !report.wasUpToDate else {
+            Output.line("\(store) is already at \(report.destination): nothing to migrate.")
+            return
+        }
+        let seconds = String(format: "%.2f", report.duration)
+        let count = "\(report.steps.count) step\(report.steps.count == 1 ? "" : "s")"
+        Output.line(
+            report.dryRun
+                ? "Dry run: \(store) would go from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s); the store was not changed."
+                : "Upgraded \(store) from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s).")
+        Output.table(
+            [["STEP", "FROM", "TO", "KIND", "MAPPING", "HOW", "SECONDS"]]
+                + report.steps.enumerated().map { offset, entry in
+                    [
+                        String(offset + 1), entry.step.sourceModel.name ?? entry.step.from.name,
+                        entry.step.destinationModel.name ?? entry.step.to.name, entry.step.kind.rawValue,
+                        entry.step.mappingFile?.name ?? "inferred", entry.inPlace ? "in place" : "copied",
+                        String(format: "%.2f", entry.duration),
+                    ]
+                }
+        ).forEach { Output.line($0) }
+        if let backup = report.backup { Output.line("The store as it was is kept as \(backup)") }
+    }
+}
+
+/// Prints each step as it starts and ends (standard output), and hands migration progress to
+/// the progress display (standard error).
+final class StepPrinter: @unchecked Sendable {
+    let display: ProgressDisplay
+    private let lock = NSLock()
+    private var lastPercent = -1
+
+    init(display: ProgressDisplay) {
+        self.display = display
+    }
+
+    func show(_ progress: UpgradeProgress) {
+        switch progress.event {
+        case .migrating(let migration):
+            if display.isTerminal {
+                display.show(migration)
+            } else if display.lines {
+                // A line every 5% of the whole upgrade: "molt: 40% step 2/3 relate NoteToNote 4/10".
+                let percent = Int(progress.fraction * 100)
+                lock.lock()
+                let due = percent / 5 != lastPercent / 5
+                if due { lastPercent = percent }
+                lock.unlock()
+                if due { Output.note("\(progress)") }
+            }
+        case .stepStarted:
+            line("Step \(progress.stepNumber) of \(progress.stepCount): \(progress.step.map(\.description) ?? "")")
+        case .handlerFinished(let stage, let phase):
+            line("  \(phase.rawValue) of stage \(stage.name) done")
+        case .stepFinished(let report):
+            let how = report.inPlace ? "in place" : "copied"
+            line("  done in \(String(format: "%.2f", report.duration)) s (\(how))")
+        case .handlerStarted:
+            break
+        }
+    }
+
+    private func line(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        display.finish()
+        Output.line(text)
+        fflush(nil)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Molt
+import MoltTestSupport
+import Testing
+
+@Suite("molt upgrade", .enabled(if: Tool.available, "the molt executable was not built"))
+struct UpgradeCommandTests {
+    let folder = TemporaryDirectory()
+
+    static let note = """
+        <entity name="Note" representedClassName="Note" syncable="YES">
+            <attribute name="body" optional="YES" attributeType="String"/>
+        </entity>
+        """
+    static let noteRenamed = """
+        <entity name="Note" representedClassName="Note" syncable="YES">
+            <attribute name="text" optional="YES" attributeType="String" elementID="body"/>
+        </entity>
+        """
+    static func person(_ attributes: String) -> String {
+        "<entity name=\"Person\" representedClassName=\"Person\" syncable=\"YES\">\(attributes)</entity>"
+    }
+
+    /// Four versions: a rename (lightweight), names joined into a required full name (a mapping
+    /// file), another rename (lightweight).
+    static let versions: [(String, String)] = [
+        (
+            "Family",
+            person(
+                """
+                <attribute name="firstName" optional="YES" attributeType="String"/>
+                <attribute name="lastName" optional="YES" attributeType="String"/>
+                <attribute name="mail" optional="YES" attributeType="String"/>
+                """) + note
+        ),
+        (
+            "Family 2",
+            person(
+                """
+                <attribute name="firstName" optional="YES" attributeType="String"/>
+                <attribute name="lastName" optional="YES" attributeType="String"/>
+                <attribute name="email" optional="YES" attributeType="String" elementID="mail"/>
+                """) + note
+        ),
+        (
+            "Family 3",
+            person(
+                """
+                <attribute name="fullName" attributeType="String"/>
+                <attribute name="email" optional="YES" attributeType="String" elementID="mail"/>
+                """) + note
+        ),
+        (
+            "Family 10",
+            person(
+                """
+                <attribute name="fullName" attributeType="String"/>
+                <attribute name="email" optional="YES" attributeType="String" elementID="mail"/>
+                """) + noteRenamed
+        ),
+    ]
+
+    static let mapping = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <mapping-model format="1" source-model="Family 2" destination-model="Family 3">
+            <entity-mapping name="PersonToPerson" type="transform" source="Person" destination="Person">
+                <attribute name="fullName" value="concat($source.firstName, ' ', $source.lastName)"/>
+            </entity-mapping>
+            <entity-mapping name="NoteToNote" type="copy" source="Note" destination="Note"/>
+        </mapping-model>
+        """
+
+    static let seed = """
+        {"entities": {
+          "Note": [{"@id": "Note/1", "body": "hello"}],
+          "Person": [{"@id": "Person/1", "firstName": "Ann", "lastName": "Lee", "mail": "ann@example.com"}]
+        }}
+        """
+
+    /// The bundle, a store at the first version, and a mappings folder with one file.
+    func setUp(versionsFile: Bool) throws -> (bundle: String, store: String, mappings: String) {
+        let bundle = try ModelXML.writeBundle("Family", versions: Self.versions, current: "Family 10", in: folder)
+        try folder.write(Self.mapping, to: "mappings/joined-names.xml")
+        if versionsFile {
+            try folder.write("# oldest first\nFamily\nFamily 2\nFamily 3\nFamily 10\n", to: "mappings/versions.txt")
+        }
+        let seed = try folder.write(Self.seed, to: "seed.json")
+        let store = folder.path("Family.sqlite").path
+        let created = try Tool.run([
+            "create", store, "--model", bundle.path, "--model-version", "Family", "--seed", seed.path,
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        return (bundle.path, store, folder.path("mappings").path)
+    }
+
+    @Test("--plan prints the steps and leaves the store's bytes as they were")
+    func plan() throws {
+        let (bundle, store, mappings) = try setUp(versionsFile: true)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let run = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout == """
+                The store is at Family; 3 steps to Family 10 (version order: as listed (Family, Family 2, Family 3, Family 10)):
+                  1. Family → Family 2: lightweight
+                  2. Family 2 → Family 3: heavyweight with joined-names.xml
+                  3. Family 3 → Family 10: lightweight
+
+                """)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "Family.sqlite", "Family.xcdatamodeld", "mappings", "seed.json",
+            ])
+    }
+
+    @Test("upgrade migrates a store across three versions with one mapping file, ordered by name")
+    func upgrade() throws {
+        let (bundle, store, mappings) = try setUp(versionsFile: false)
+        let run = try Tool.run([
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--backup",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Step 1 of 3: Family → Family 2: lightweight"))
+        #expect(run.stdout.contains("Step 2 of 3: Family 2 → Family 3: heavyweight with joined-names.xml"))
+        #expect(run.stdout.contains("Upgraded \(store) from Family to Family 10 in 3 steps"))
+        let backup = try #require(
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("The store as it was is kept as ") }?
+                .dropFirst("The store as it was is kept as ".count))
+        let inspectBackup = try Tool.run(["inspect", String(backup), "--model", bundle])
+        #expect(inspectBackup.stdout.contains("Matching:     Family "), "the backup is the store before the upgrade")
+        let dump = try Tool.run(["dump", store, "--model", bundle, "--json"])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        #expect(dump.stdout.contains("\"fullName\": \"Ann Lee\""))
+        #expect(dump.stdout.contains("\"email\": \"ann@example.com\""))
+        #expect(dump.stdout.contains("\"text\": \"hello\""))
+        let inspect = try Tool.run(["inspect", store, "--model", bundle])
+        #expect(inspect.stdout.contains("Matching:     Family 10"))
+
+        let again = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name"])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("is already at Family 10: nothing to migrate"))
+    }
+
+    @Test("errors exit with their documented codes: no order (65), newer than the destination (3), no mapping (3)")
+    func errors() throws {
+        let (bundle, store, mappings) = try setUp(versionsFile: false)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let noOrder = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings])
+        #expect(noOrder.status == 65)
+        #expect(noOrder.stderr.contains("the order of the model versions is not known"))
+        #expect(noOrder.stderr.contains("joined-names.xml goes from Family 2 to Family 3"))
+
+        let backwards = try Tool.run([
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family", "--plan",
+        ])
+        #expect(backwards.status == 0)
+        let upgraded = try Tool.run([
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family 2",
+        ])
+        #expect(upgraded.status == 0, "\(upgraded.stderr)")
+        let newer = try Tool.run([
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family", "--plan",
+        ])
+        #expect(newer.status == 3)
+        #expect(
+            newer.stderr.contains("the store is at Family 2, which comes after Family; Molt never migrates backwards"))
+
+        try FileManager.default.removeItem(atPath: mappings + "/joined-names.xml")
+        let missing = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("no mapping file goes from Family 2 to Family 3"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) != before, "only the upgrade to Family 2 changed it")
+    }
+}
