@@ -9,7 +9,7 @@ import Molt
 /// Offers `FUNCTION($entityPolicy, "normalizedEmail:", text)` to the mapping's expressions.
 /// It keeps one entry per distinct e-mail address in memory.
 ///
-/// Used by `MappingModels/Contacts2-to-Contacts3.xml`.
+/// Used by `MappingModels/Contacts/Contacts2-to-Contacts3.xml`.
 final class ContactMergePolicy: EntityMigrationPolicy {
     static var functionSelectors: [String] { ["normalizedEmail:"] }
 

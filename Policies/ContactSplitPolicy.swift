@@ -3,7 +3,7 @@ import Molt
 /// Splits one source Person (Contacts) into a Person, an Address and a Phone (Contacts 2):
 /// one source object, destination objects of three entities.
 ///
-/// Used by `MappingModels/Contacts-to-Contacts2.xml`.
+/// Used by `MappingModels/Contacts/Contacts-to-Contacts2.xml`.
 final class ContactSplitPolicy: EntityMigrationPolicy {
     init() {}
 

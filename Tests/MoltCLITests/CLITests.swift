@@ -156,7 +156,7 @@ struct CLITests {
 
     @Test("check-mapping passes the example and lists every problem of a broken mapping with line and column")
     func checkMapping() throws {
-        let example = Fixtures.package("MappingModels/Blog-to-Blog2.xml").path
+        let example = Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml").path
         let clean = try Tool.run(["check-mapping", example, "--from", bundle, "--to", bundle])
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("0 errors, 0 warnings"))
@@ -190,7 +190,7 @@ struct CLITests {
 
     @Test("stamp-mapping writes the hashes in place and the stamped file still checks")
     func stampMapping() throws {
-        let file = try folder.copy(Fixtures.package("MappingModels/Blog-to-Blog2.xml"))
+        let file = try folder.copy(Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml"))
         let run = try Tool.run(["stamp-mapping", file.path, "--from", bundle, "--to", bundle])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOf: file, encoding: .utf8).contains("source-hash=\"45ee1004"))
@@ -201,7 +201,7 @@ struct CLITests {
     @Test("migrate turns the example store into Blog 2, with a backup, progress lines and a report")
     func migrate() throws {
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
-        let mapping = Fixtures.package("MappingModels/Blog-to-Blog2.xml").path
+        let mapping = Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml").path
         let dry = try Tool.run([
             "migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping, "--dry-run",
         ])

@@ -28,5 +28,5 @@ enum MappingText {
                 model, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"))
     }
 
-    static let examplePath = Fixtures.package("MappingModels/Blog-to-Blog2.xml")
+    static let examplePath = Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml")
 }

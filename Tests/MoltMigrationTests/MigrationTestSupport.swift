@@ -15,8 +15,10 @@ enum MigrationFixtures {
         try ModelBundle(url: contactsBundle).model(named: version)
     }
 
+    /// A mapping file of the examples, from the folder of its model (`Blog/`, `Contacts/`).
     static func mapping(_ file: String) throws -> MappingModel {
-        try MappingReader().read(contentsOf: Fixtures.package("MappingModels/\(file)"))
+        let folder = file.hasPrefix("Blog") ? "Blog" : "Contacts"
+        return try MappingReader().read(contentsOf: Fixtures.package("MappingModels/\(folder)/\(file)"))
     }
 
     static func mapping(text: String) throws -> MappingModel {
@@ -54,21 +56,7 @@ enum MigrationFixtures {
         PolicyRegistry.register(CompiledPolicies.all)
     }
 
-    static let contactsSeed = Data(
-        """
-        {"entities": {
-          "Group": [
-            {"@id": "friends", "name": "Friends", "members": ["ann", "ann2", "bob"]},
-            {"@id": "work", "name": "Work", "members": ["ann2", "cy"]}
-          ],
-          "Person": [
-            {"@id": "ann", "name": "Ann", "email": "ann@example.com", "phone": " +44 20 7946 0000 ", "street": "1 High St",
-             "city": "London", "createdAt": "2020-01-01T00:00:00Z"},
-            {"@id": "bob", "name": "Bob", "email": null, "createdAt": "2020-02-01T00:00:00Z"},
-            {"@id": "ann2", "name": "Ann L.", "email": " ANN@example.com", "phone": "+44 7700 900000", "postcode": "N1",
-             "createdAt": "2021-01-01T00:00:00Z"},
-            {"@id": "cy", "name": "Cy", "email": "cy@example.com", "phone": "", "createdAt": "2022-01-01T00:00:00Z"}
-          ]
-        }}
-        """.utf8)
+    /// `MappingModels/Examples/Contacts.json`: people with e-mail addresses to merge and
+    /// contact details to split.
+    static let contactsSeed = try! Data(contentsOf: Fixtures.package("MappingModels/Examples/Contacts.json"))
 }

@@ -149,6 +149,32 @@ struct MigrationTests {
         #expect(people[0].relationships["groups"]?.objectIDs.count == 2, "the union of both records' groups")
     }
 
+    @Test("the Contacts example upgrades through its mapping folder: two copies with policies, then in place")
+    func contactsUpgrade() throws {
+        MigrationFixtures.registerPolicies()
+        let v1 = try MigrationFixtures.contacts("Contacts")
+        let url = try MigrationFixtures.store("c.sqlite", in: folder, model: v1, seed: MigrationFixtures.contactsSeed)
+        let upgrade = StoreUpgrade(
+            store: url, versions: try UpgradeVersions(contentsOf: MigrationFixtures.contactsBundle),
+            mappingFiles: try UpgradeMappingFile.readFolder(Fixtures.package("MappingModels/Contacts")),
+            order: try VersionOrder.read(contentsOf: Fixtures.package("MappingModels/Contacts/versions.txt")))
+        let report = try upgrade.run()
+        #expect(
+            report.steps.map { "\($0.step.from.name) → \($0.step.to.name)" } == [
+                "Contacts → Contacts 2", "Contacts 2 → Contacts 3", "Contacts 3 → Contacts 4",
+            ])
+        #expect(report.steps.map(\.step.kind) == [.heavyweight, .heavyweight, .lightweight])
+        #expect(report.steps.map(\.inPlace) == [false, false, true])
+        let store = try ObjectStore.open(
+            at: url, models: .bundle(try ModelBundle(url: MigrationFixtures.contactsBundle)))
+        #expect(store.model.name == "Contacts 4")
+        let people = try store.objects(of: "Person").all()
+        #expect(people.map { $0.attributes["mergedRecords"] } == [.integer(2), .integer(1), .integer(1)])
+        #expect(people.allSatisfy { $0.attributes["nickname"] == nil })
+        let phones = try store.objects(of: "Phone").all()
+        #expect(!phones.isEmpty && phones.allSatisfy { $0.attributes["kind"] == .string("main") }, "label became kind")
+    }
+
     @Test("every mapping type: add makes an empty entity, remove drops objects, copy copies")
     func mappingTypes() throws {
         let v2 = try MigrationFixtures.contacts("Contacts 2")
