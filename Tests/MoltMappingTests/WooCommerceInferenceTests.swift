@@ -59,6 +59,27 @@ struct WooCommerceInferenceTests {
         #expect(date.first?.message == "the new attribute is not optional and has no default value")
     }
 
+    @Test("with a renaming identifier on Order.statusKey, 9 → 10 infers exactly what the shipped mapping says")
+    func statusRename() throws {
+        // The project's WooCommerceModelV9toV10.xcmappingmodel sets one value that is not the
+        // default: Order.statusKey from $source.status. Giving statusKey the renaming
+        // identifier "status" lets inference find the same value, and the rest is inferred.
+        let models = try WooCommerceVersions.models.get()
+        let old = try #require(models.first { $0.name == "Model 9" })
+        let contents = Fixtures.real("woocommerce/WooCommerce.xcdatamodeld/Model 10.xcdatamodel/contents")
+        let text = try String(contentsOf: contents, encoding: .utf8)
+        #expect(text.contains(#"<attribute name="statusKey" attributeType="String""#))
+        let renamed = text.replacingOccurrences(
+            of: #"<attribute name="statusKey" "#, with: #"<attribute name="statusKey" elementID="status" "#)
+        let new = try XcodeModelReader().read(Data(renamed.utf8), file: contents.path, name: "Model 10")
+        let mapping = try #require(MappingInference.infer(from: old, to: new).mapping)
+        let order = try #require(mapping.entityMapping(named: "Order"))
+        #expect(order.attributeMappings.map(\.name) == ["statusKey"])
+        #expect(
+            order.attributeMapping(named: "statusKey")?.value
+                == .expression(try ExpressionParser().parse("$source.status")))
+    }
+
     @Test("every inferred mapping checks without errors against its two versions and round-trips")
     func inferredMappingsCheck() throws {
         for (old, new, result) in try WooCommerceVersions.pairs.get() {

@@ -89,6 +89,7 @@ struct UpgradeTests {
         }
         let report = try upgrade.run()
         #expect(report.steps.map(\.step.kind) == [.lightweight, .heavyweight, .lightweight])
+        #expect(report.steps.map(\.inPlace) == [true, false, true], "lightweight steps change the store in place")
         #expect(report.steps.map { $0.step.mappingFile?.name } == [nil, "2-3.xml", nil])
         #expect(report.storeVersion == "V1" && report.destination == "V4")
         #expect(events.calls == ["step 1/3", "step 2/3", "step 3/3"])
