@@ -86,6 +86,7 @@ public final class ObjectStore {
     // MARK: Writing
 
     /// Runs `body` with a writer in one transaction: all of its changes are saved, or none.
+    @discardableResult
     public func write<T>(_ body: (ObjectWriter) throws -> T) throws -> T {
         guard !store.isReadOnly else {
             throw MoltError(

@@ -72,9 +72,12 @@ struct ModelPairOptions: ParsableArguments {
                 )
             }
             if useCurrent { return try bundle.currentModel() }
+            if bundle.versions.count == 1 { return try bundle.model(named: bundle.versions[0].name) }
             throw MoltError(
-                .fileReadNoSuchFile, "the mapping file names no source model version, and the bundle has several",
-                location: SourceLocation(file: path), recovery: "Name the version with --from-version.")
+                .fileReadNoSuchFile, "the bundle has several versions and nothing says which is the \(side) model",
+                location: SourceLocation(file: path),
+                recovery:
+                    "Name it with --from-version (versions: \(bundle.versions.map(\.name).joined(separator: ", "))).")
         }
     }
 }
