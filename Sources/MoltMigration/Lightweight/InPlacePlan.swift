@@ -51,15 +51,6 @@ struct InPlacePlan {
     func correspondence(sourceNumber number: Int) -> EntityCorrespondence? {
         correspondences.first { $0.source.number == number }
     }
-
-    /// Source root table → destination table fed by it.
-    var sourceTablesFeeding: [String: Set<String>] {
-        var result: [String: Set<String>] = [:]
-        for correspondence in correspondences {
-            result[correspondence.destination.table, default: []].insert(correspondence.source.table)
-        }
-        return result
-    }
 }
 
 extension InPlacePlan {

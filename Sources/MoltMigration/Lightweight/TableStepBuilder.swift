@@ -255,8 +255,11 @@ struct TableStepBuilder {
         case .null: return "NULL"
         case .integer(let number): return "\(number)"
         case .real(let number):
-            guard number.isFinite else { return "NULL" }
-            return number == number.rounded() && abs(number) < 1e15 ? "\(Int64(number)).0" : "\(number)"
+            // Swift prints the shortest text that reads back as the same Double ("5.0", "1e-05");
+            // SQLite reads an out-of-range literal as infinity.
+            if number.isNaN { return "NULL" }
+            if number.isInfinite { return number > 0 ? "9e999" : "-9e999" }
+            return "\(number)"
         case .text(let text): return SQL.literal(text)
         case .blob(let data): return "X'\(data.map { String(format: "%02X", $0) }.joined())'"
         }
