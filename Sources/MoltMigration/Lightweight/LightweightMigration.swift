@@ -11,8 +11,10 @@ internal import MoltStore
 /// rebuilt with `INSERT … SELECT`, join tables are refilled, and `Z_PRIMARYKEY` and
 /// `Z_METADATA` are rewritten, all in one transaction, so a crash at any instant leaves the old
 /// store. The result is the store the heavyweight engine would make from the same mapping
-/// (the same `molt dump`). When that cannot be guaranteed in place (see
-/// ``inPlaceObstacle``), the heavyweight engine runs instead and the report says so.
+/// (the same `molt dump`), objects keeping their primary keys. When that cannot be guaranteed
+/// in place (objects of two tables ending in one, triggers or views in the store, a mapping with
+/// policies or filters), the heavyweight engine runs instead and the report says why
+/// (``MigrationReport/inPlaceObstacle``).
 ///
 /// ```swift
 /// let report = try LightweightMigration(store: url, source: v1, destination: v2).run()
