@@ -219,14 +219,13 @@ public final class HeavyweightMigration: @unchecked Sendable {
     }
 
     private func openSource() throws -> ObjectStore {
-        let source: SQLiteStore
+        try Self.bind(try SQLiteStore(at: store, readOnly: true, logger: options.logger), toSource: sourceModel)
+    }
+
+    /// The store bound to the migration's source model; 134100 saying so when they differ.
+    static func bind(_ store: SQLiteStore, toSource model: ObjectModel) throws -> ObjectStore {
         do {
-            source = try SQLiteStore(at: store, readOnly: true, logger: options.logger)
-        } catch let error as MoltError {
-            throw error
-        }
-        do {
-            return try ObjectStore(store: source, model: sourceModel)
+            return try ObjectStore(store: store, model: model)
         } catch var error as MoltError where error.code == .incompatibleVersionHash {
             error.message = "the store does not match the source model: " + error.message
             throw error

@@ -265,6 +265,10 @@ public final class MigrationManager {
 
 /// A cancellation flag shared across threads.
 final class Cancellation: @unchecked Sendable {
+    /// Core Data's 134120, for a migration stopped on request.
+    static let cancelledError = MoltError(
+        .migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
+
     private let lock = NSLock()
     private var stored: (any Error & Sendable)?
 
@@ -280,7 +284,7 @@ final class Cancellation: @unchecked Sendable {
         if stored == nil {
             stored =
                 error
-                ?? MoltError(.migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
+                ?? Self.cancelledError
         }
     }
 }

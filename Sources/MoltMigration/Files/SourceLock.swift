@@ -23,18 +23,29 @@ final class SourceLock {
         path = url.path
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 2000, logger: logger)
-            isWriteAheadLog = try connection.journalMode() == "wal"
-            if isWriteAheadLog { try connection.checkpoint(.truncate) }
-            try connection.execute("BEGIN IMMEDIATE")
+            isWriteAheadLog = try Self.lock(connection, path: path)
             dataVersion = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
-        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
-            throw Self.inUse(path, error)
         } catch let error as MoltError {
             throw error
         } catch {
             throw MoltError(
                 .sourceStore, "the store cannot be locked for the migration: \(error)",
                 location: SourceLocation(file: path))
+        }
+    }
+
+    /// Empties the store's write-ahead log into its main file (which fails if another process
+    /// is reading or writing) and takes SQLite's write lock (`BEGIN IMMEDIATE`) on `connection`.
+    /// A store in use is refused with ``inUse(_:_:)``. Returns whether the store is in WAL mode.
+    @discardableResult
+    static func lock(_ connection: SQLiteConnection, path: String) throws -> Bool {
+        do {
+            let writeAheadLog = try connection.journalMode() == "wal"
+            if writeAheadLog { try connection.checkpoint(.truncate) }
+            try connection.execute("BEGIN IMMEDIATE")
+            return writeAheadLog
+        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+            throw inUse(path, error)
         }
     }
 

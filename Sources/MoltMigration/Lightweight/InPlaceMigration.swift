@@ -51,9 +51,7 @@ final class InPlaceMigration {
     private func checkCancelled() throws {
         lock.lock()
         defer { lock.unlock() }
-        if cancelled {
-            throw MoltError(.migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
-        }
+        if cancelled { throw Cancellation.cancelledError }
     }
 
     func run(started: Date) throws -> MigrationReport {
@@ -69,15 +67,9 @@ final class InPlaceMigration {
             lock.unlock()
             connection.close()
         }
-        let sourceStore: ObjectStore
-        do {
-            sourceStore = try ObjectStore(store: store, model: sourceModel)
-        } catch var error as MoltError where error.code == .incompatibleVersionHash {
-            error.message = "the store does not match the source model: " + error.message
-            throw error
-        }
+        let sourceStore = try HeavyweightMigration.bind(store, toSource: sourceModel)
         let writeAheadLog = try store.journalMode() == "wal"
-        try takeLock(connection, writeAheadLog: writeAheadLog)
+        try takeLock(connection)
         var report = MigrationReport()
         report.dryRun = options.dryRun
         report.inPlace = true
@@ -117,16 +109,11 @@ final class InPlaceMigration {
 
     // MARK: Steps
 
-    private func takeLock(_ connection: SQLiteConnection, writeAheadLog: Bool) throws {
-        do {
-            // Wait a little for a writer to finish, not long: a store in use is refused.
-            try connection.execute("PRAGMA busy_timeout = 2000")
-            if writeAheadLog { try connection.checkpoint(.truncate) }
-            try connection.execute("PRAGMA synchronous = FULL")
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
-            throw SourceLock.inUse(url.path, error)
-        }
+    private func takeLock(_ connection: SQLiteConnection) throws {
+        // Wait a little for a writer to finish, not long: a store in use is refused.
+        try connection.execute("PRAGMA busy_timeout = 2000")
+        try connection.execute("PRAGMA synchronous = FULL")
+        try SourceLock.lock(connection, path: url.path)
     }
 
     /// Triggers and views name tables that are about to be rebuilt; Core Data's own stores

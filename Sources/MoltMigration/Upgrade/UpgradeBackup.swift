@@ -24,10 +24,9 @@ enum UpgradeBackup {
         }
         defer { connection.close() }
         do {
-            if try connection.journalMode() == "wal" { try connection.checkpoint(.truncate) }
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
-            throw SourceLock.inUse(path, error)
+            try SourceLock.lock(connection, path: path)
+        } catch let error as MoltError {
+            throw error
         } catch {
             throw HeavyweightMigration.classify(error, store: path)
         }
@@ -36,17 +35,7 @@ enum UpgradeBackup {
         guard (FileOperations.size(path + "-wal") ?? 0) == 0 else {
             throw SourceLock.inUse(path, DescribedError("the log filled again before the copy could start"))
         }
-        let partial = target + ".partial"
-        try? FileOperations.remove(partial)
-        do {
-            try FileManager.default.copyItem(atPath: path, toPath: partial)
-        } catch {
-            throw MoltError(
-                .fileWriteUnknown, "cannot copy the store: \(error.localizedDescription)",
-                location: SourceLocation(file: partial))
-        }
-        try FileSync.sync(path: partial)
-        try FileOperations.rename(partial, to: target)
+        try FileOperations.copy(path, to: target)
         let support = StoreFiles(store).support
         if FileOperations.exists(support) {
             let targetSupport = StoreFiles.supportFolder(of: target)
