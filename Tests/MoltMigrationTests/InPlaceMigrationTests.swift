@@ -29,6 +29,11 @@ struct InPlaceMigrationTests {
         try InferenceCase.model(body, name: name)
     }
 
+    /// Version "V2": the library model with one piece of its XML replaced.
+    static func version2(replacing old: String, with new: String) throws -> ObjectModel {
+        try model(library.replacingOccurrences(of: old, with: new), "V2")
+    }
+
     /// A seeded store of `body` in a new folder.
     static func store(_ body: String, seed: UInt64 = 1) throws -> (TemporaryDirectory, URL, ObjectModel) {
         let folder = TemporaryDirectory("molt-inplace")
@@ -53,13 +58,11 @@ struct InPlaceMigrationTests {
     func addsColumn() throws {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(
-                of: #"<attribute name="title" attributeType="String"/>"#,
-                with:
-                    #"<attribute name="title" attributeType="String"/><attribute name="isbn" optional="YES" attributeType="String"/>"#
-            ),
-            "V2")
+        let v2 = try Self.version2(
+            replacing: #"<attribute name="title" attributeType="String"/>"#,
+            with:
+                #"<attribute name="title" attributeType="String"/><attribute name="isbn" optional="YES" attributeType="String"/>"#
+        )
         let authorTable = try Self.tableSQL(url, "ZAUTHOR")
         let report = try LightweightMigration(store: url, source: v1, destination: v2).run()
         #expect(report.inPlace)
@@ -75,13 +78,11 @@ struct InPlaceMigrationTests {
     func addsColumnWithDefault() throws {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(
-                of: #"<attribute name="title" attributeType="String"/>"#,
-                with:
-                    #"<attribute name="title" attributeType="String"/><attribute name="stock" attributeType="Integer 16" defaultValueString="3" usesScalarValueType="YES"/>"#
-            ),
-            "V2")
+        let v2 = try Self.version2(
+            replacing: #"<attribute name="title" attributeType="String"/>"#,
+            with:
+                #"<attribute name="title" attributeType="String"/><attribute name="stock" attributeType="Integer 16" defaultValueString="3" usesScalarValueType="YES"/>"#
+        )
         #expect(try LightweightMigration(store: url, source: v1, destination: v2).run().inPlace)
         let books = try ObjectStore(store: SQLiteStore(at: url), model: v2).objects(of: "Book").all()
         #expect(books.allSatisfy { $0.attributes["stock"] == .integer(3) })
@@ -92,11 +93,9 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let before = try ObjectStore(store: SQLiteStore(at: url), model: v1).objects(of: "Book").all()
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(
-                of: #"attributeType="Integer 32" defaultValueString="0""#,
-                with: #"attributeType="String" defaultValueString="0""#),
-            "V2")
+        let v2 = try Self.version2(
+            replacing: #"attributeType="Integer 32" defaultValueString="0""#,
+            with: #"attributeType="String" defaultValueString="0""#)
         let collected = Collected()
         var options = MigrationOptions()
         options.progress = { progress in
@@ -123,7 +122,7 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let old = try SQLiteStore(at: url).metadata
-        let v2 = try Self.model(Self.library.replacingOccurrences(of: "\"pages\"", with: "\"pageCount\""), "V2")
+        let v2 = try Self.version2(replacing: "\"pages\"", with: "\"pageCount\"")
         try LightweightMigration(store: url, source: v1, destination: v2).run()
         let new = try SQLiteStore(at: url)
         #expect(new.metadata.storeUUID == old.storeUUID)
@@ -138,11 +137,9 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let before = try Self.dump(url, v1)
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(
-                of: #"<relationship name="books" optional="YES" toMany="YES""#,
-                with: #"<relationship name="books" optional="YES" maxCount="1""#),
-            "V2")
+        let v2 = try Self.version2(
+            replacing: #"<relationship name="books" optional="YES" toMany="YES""#,
+            with: #"<relationship name="books" optional="YES" maxCount="1""#)
         #expect {
             try LightweightMigration(store: url, source: v1, destination: v2).run()
         } throws: { error in
@@ -158,8 +155,7 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let bytes = try Data(contentsOf: url)
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(of: #"name="title""#, with: #"name="name2" elementID="title""#), "V2")
+        let v2 = try Self.version2(replacing: #"name="title""#, with: #"name="name2" elementID="title""#)
         var options = MigrationOptions()
         options.dryRun = true
         let report = try LightweightMigration(store: url, source: v1, destination: v2, options: options).run()
@@ -174,8 +170,7 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let before = try Self.dump(url, v1)
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(of: #"name="title""#, with: #"name="heading" elementID="title""#), "V2")
+        let v2 = try Self.version2(replacing: #"name="title""#, with: #"name="heading" elementID="title""#)
         var options = MigrationOptions()
         options.backup = true
         let report = try LightweightMigration(store: url, source: v1, destination: v2, options: options).run()
@@ -191,11 +186,9 @@ struct InPlaceMigrationTests {
         defer { withExtendedLifetime(folder) {} }
         let before = try Self.dump(url, v1)
         // born becomes required without a default: inference refuses, so force the mapping.
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(
-                of: #"<attribute name="born" optional="YES" attributeType="Date""#,
-                with: #"<attribute name="born" attributeType="Date""#),
-            "V2")
+        let v2 = try Self.version2(
+            replacing: #"<attribute name="born" optional="YES" attributeType="Date""#,
+            with: #"<attribute name="born" attributeType="Date""#)
         let mapping = MappingModel(
             sourceModelName: "V1", destinationModelName: "V2",
             entityMappings: [
@@ -218,9 +211,7 @@ struct InPlaceMigrationTests {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
         let before = try Self.dump(url, v1)
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(of: #"attributeType="Integer 32""#, with: #"attributeType="Integer 64""#),
-            "V2")
+        let v2 = try Self.version2(replacing: #"attributeType="Integer 32""#, with: #"attributeType="Integer 64""#)
         let holder = MigrationHolder()
         var options = MigrationOptions()
         options.progress = { progress in
@@ -241,8 +232,7 @@ struct InPlaceMigrationTests {
     func storeInUse() throws {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(of: #"name="title""#, with: #"name="heading" elementID="title""#), "V2")
+        let v2 = try Self.version2(replacing: #"name="title""#, with: #"name="heading" elementID="title""#)
         let other = try SQLiteConnection(path: url.path, mode: .readWrite)
         try other.execute("BEGIN IMMEDIATE")
         defer { try? other.execute("ROLLBACK") }
@@ -270,9 +260,7 @@ struct InPlaceMigrationTests {
     @Test("a mapping that cannot be inferred gives Core Data's 134190 with every reason")
     func notInferable() throws {
         let v1 = try Self.model(Self.library, "V1")
-        let v2 = try Self.model(
-            Self.library.replacingOccurrences(of: #"attributeType="Integer 32""#, with: #"attributeType="Boolean""#),
-            "V2")
+        let v2 = try Self.version2(replacing: #"attributeType="Integer 32""#, with: #"attributeType="Boolean""#)
         #expect {
             _ = try LightweightMigration(store: URL(fileURLWithPath: "/nonexistent"), source: v1, destination: v2)
         } throws: { error in

@@ -54,7 +54,7 @@ struct MigrationFailureTests {
     func blog(
         _ url: URL, _ mappingText: String? = nil, options: MigrationOptions = MigrationOptions()
     ) throws -> HeavyweightMigration {
-        var mapping = try MigrationFixtures.mapping("Blog-to-Blog2.xml")
+        var mapping = try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
         if let mappingText {
             let extra = try MigrationFixtures.mapping(text: mappingText)
             for replacement in extra.entityMappings {

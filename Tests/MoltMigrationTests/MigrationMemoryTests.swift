@@ -48,7 +48,7 @@ struct MigrationMemoryTests {
             let before = peakResidentMemory()
             let report = try HeavyweightMigration(
                 store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-                mapping: try MigrationFixtures.mapping("Blog-to-Blog2.xml")
+                mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
             ).run()
             let peak = peakResidentMemory()
             let migrated = (report.destinationCounts["Comment"] ?? 0) + (report.destinationCounts["Article"] ?? 0)

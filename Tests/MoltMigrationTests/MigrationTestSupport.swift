@@ -15,10 +15,9 @@ enum MigrationFixtures {
         try ModelBundle(url: contactsBundle).model(named: version)
     }
 
-    /// A mapping file of the examples, from the folder of its model (`Blog/`, `Contacts/`).
-    static func mapping(_ file: String) throws -> MappingModel {
-        let folder = file.hasPrefix("Blog") ? "Blog" : "Contacts"
-        return try MappingReader().read(contentsOf: Fixtures.package("MappingModels/\(folder)/\(file)"))
+    /// A mapping file of the examples, by its path under `MappingModels/` (`Blog/Blog-to-Blog2.xml`).
+    static func mapping(_ path: String) throws -> MappingModel {
+        try MappingReader().read(contentsOf: Fixtures.package("MappingModels/\(path)"))
     }
 
     static func mapping(text: String) throws -> MappingModel {

@@ -23,7 +23,7 @@ struct MigrationTests {
     {
         HeavyweightMigration(
             store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-            mapping: try mapping ?? MigrationFixtures.mapping("Blog-to-Blog2.xml"), options: options)
+            mapping: try mapping ?? MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options)
     }
 
     @Test("the example store migrates from Blog to Blog 2 exactly as expected")
@@ -50,7 +50,7 @@ struct MigrationTests {
     @Test("a filter keeps only the objects it selects")
     func filter() throws {
         let url = try MigrationFixtures.blogStore(in: folder)
-        var mapping = try MigrationFixtures.mapping("Blog-to-Blog2.xml")
+        var mapping = try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
         let index = try #require(mapping.entityMappings.firstIndex { $0.name == "CommentToComment" })
         mapping.entityMappings[index].userInfo = [UserInfoEntry(key: "cutoff", value: "2024-01-01T00:00:00Z")]
         let report = try blogMigration(url, mapping: mapping).run()
@@ -111,7 +111,7 @@ struct MigrationTests {
         try HeavyweightMigration(
             store: url, source: try MigrationFixtures.contacts("Contacts"),
             destination: try MigrationFixtures.contacts("Contacts 2"),
-            mapping: try MigrationFixtures.mapping("Contacts-to-Contacts2.xml")
+            mapping: try MigrationFixtures.mapping("Contacts/Contacts-to-Contacts2.xml")
         ).run()
         let store = try ObjectStore.open(at: url, models: .model(try MigrationFixtures.contacts("Contacts 2")))
         #expect(try store.count(of: "Person") == 4 && store.count(of: "Address") == 2 && store.count(of: "Phone") == 2)
@@ -134,11 +134,12 @@ struct MigrationTests {
         let v3 = try MigrationFixtures.contacts("Contacts 3")
         let url = try MigrationFixtures.store("c.sqlite", in: folder, model: v1, seed: MigrationFixtures.contactsSeed)
         try HeavyweightMigration(
-            store: url, source: v1, destination: v2, mapping: try MigrationFixtures.mapping("Contacts-to-Contacts2.xml")
+            store: url, source: v1, destination: v2,
+            mapping: try MigrationFixtures.mapping("Contacts/Contacts-to-Contacts2.xml")
         ).run()
         try HeavyweightMigration(
             store: url, source: v2, destination: v3,
-            mapping: try MigrationFixtures.mapping("Contacts2-to-Contacts3.xml")
+            mapping: try MigrationFixtures.mapping("Contacts/Contacts2-to-Contacts3.xml")
         ).run()
         let store = try ObjectStore.open(at: url, models: .model(v3))
         let people = try store.objects(of: "Person").all()

@@ -19,7 +19,7 @@ struct SwapAndRecoveryTests {
     func migrate(_ url: URL) throws -> MigrationReport {
         try HeavyweightMigration(
             store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-            mapping: try MigrationFixtures.mapping("Blog-to-Blog2.xml")
+            mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
         ).run()
     }
 
