@@ -5,12 +5,16 @@
 public enum SQL {
     /// `name` as a quoted SQL identifier: `Z_PK` → `"Z_PK"`, `a"b` → `"a""b"`.
     public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Built often (statements are keyed by their text): a name without quotes, the usual
+        // case, skips the search-and-replace.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `text` as a quoted SQL string literal: `it's` → `'it''s'`.
     public static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        guard text.utf8.contains(UInt8(ascii: "'")) else { return "'" + text + "'" }
+        return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// A comma-separated list of quoted identifiers.

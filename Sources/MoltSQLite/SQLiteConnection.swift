@@ -39,6 +39,8 @@ public final class SQLiteConnection {
     public var logger: Logger
 
     let handle: OpaquePointer
+    /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
+    var traceHandler: SQLTraceBox?
 
     // MARK: Opening
 
@@ -75,6 +77,9 @@ public final class SQLiteConnection {
         try check(sqlite3_busy_timeout(handle, busyTimeout), sql: "busy timeout")
         try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "defensive mode")
         try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0), sql: "untrusted schema")
+        // A quoted name that is no column must be an error, never a string literal: reading a
+        // store that lost a column would otherwise give the column's name as every row's value.
+        try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DQS_DML, 0), sql: "no double-quoted strings")
         // A cheap read of the schema: a file that is not a database, or is encrypted or
         // truncated, fails here rather than at some later statement.
         _ = try scalar("SELECT count(*) FROM sqlite_master")

@@ -8,9 +8,10 @@ import MoltStore
 import MoltTestSupport
 import Testing
 
-/// Every inference rule, run on a seeded store twice: in place, and by the heavyweight
-/// engine with the same inferred mapping. Both must give the same `molt dump`, or fail the
-/// same way and leave the store as it was.
+/// Every inference rule, run on a seeded store three ways: in place, by the heavyweight engine
+/// object by object, and by the heavyweight engine's SQL path (a copy of the file migrated with
+/// the in-place SQL), all with the same inferred mapping. All must give the same `molt dump`,
+/// or fail the same way and leave the store as it was.
 @Suite("In-place lightweight migration gives the heavyweight engine's result")
 struct InPlaceEquivalenceTests {
     /// Seeds: the default (lists of up to three objects), and one with at most one object per
@@ -40,8 +41,31 @@ struct InPlaceEquivalenceTests {
             let before = try Self.dump(original, source)
             let heavy = try folder.copy(original, as: "Heavy.sqlite")
             let light = try folder.copy(original, as: "Light.sqlite")
+            let bySQL = try folder.copy(original, as: "SQL.sqlite")
+            var objectByObject = MigrationOptions()
+            objectByObject.allowsSQLCopy = false
             let heavyResult = Result {
-                try HeavyweightMigration(store: heavy, source: source, destination: destination, mapping: mapping).run()
+                try HeavyweightMigration(
+                    store: heavy, source: source, destination: destination, mapping: mapping, options: objectByObject
+                ).run()
+            }
+            let sqlResult = Result {
+                try HeavyweightMigration(store: bySQL, source: source, destination: destination, mapping: mapping).run()
+            }
+            switch (heavyResult, sqlResult) {
+            case (.success, .success(let report)):
+                #expect(report.setBased == !Self.copiedCases.contains(inferenceCase.name))
+                #expect(
+                    try Self.dump(bySQL, destination) == Self.dump(heavy, destination),
+                    "seed \(seeder.seed): the SQL path differs from object by object")
+            case (.failure(let heavyError), .failure(let sqlError)):
+                #expect(
+                    (heavyError as? MoltError)?.code == (sqlError as? MoltError)?.code, "\(heavyError) / \(sqlError)")
+                #expect(try Self.dump(bySQL, source) == before, "a failed SQL-path migration changed the store")
+            case (.success, .failure(let error)):
+                Issue.record("seed \(seeder.seed): only the SQL path failed: \(error)")
+            case (.failure(let error), .success):
+                Issue.record("seed \(seeder.seed): only the SQL path succeeded: \(error)")
             }
             let lightResult = Result {
                 try LightweightMigration(store: light, source: source, destination: destination, mapping: mapping).run()

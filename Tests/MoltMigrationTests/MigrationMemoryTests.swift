@@ -46,9 +46,12 @@ struct MigrationMemoryTests {
                 }
             }
             let before = peakResidentMemory()
+            // Object by object: the path whose memory must stay bounded (the SQL path loads no objects).
+            var options = MigrationOptions()
+            options.allowsSQLCopy = false
             let report = try HeavyweightMigration(
                 store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-                mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
+                mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options
             ).run()
             let peak = peakResidentMemory()
             let migrated = (report.destinationCounts["Comment"] ?? 0) + (report.destinationCounts["Article"] ?? 0)

@@ -18,6 +18,13 @@ public struct MigrationOptions: Sendable {
     public var transactionSize = 5000
     /// Called with progress as the migration goes (from the migrating thread).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Let a mapping that needs no per-object work (no policy, no filter, values SQL can
+    /// compute) run as SQL over a copy of the store instead of object by object. The result
+    /// is the same store; off, every object goes through the passes.
+    public var allowsSQLCopy = true
+    /// Called with the text of each SQL statement run on the store being migrated in place
+    /// (values bound), in order: an audit of what the migration did.
+    public var sqlTrace: (@Sendable (String) -> Void)?
     public var logger = Logger(label: "molt.migration")
 
     public init() {}
@@ -53,9 +60,11 @@ public final class HeavyweightMigration: @unchecked Sendable {
     public let destinationModel: ObjectModel
     public let mapping: MappingModel
     public let options: MigrationOptions
-    private let cancellation = Cancellation()
-    private let managerLock = NSLock()
+    let cancellation = Cancellation()
+    let managerLock = NSLock()
     private var activeManager: MigrationManager?
+    /// The in-place run over the new file, on the SQL path.
+    var activeCopy: InPlaceMigration?
 
     public init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
@@ -73,6 +82,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         cancellation.cancel(with: nil)
         managerLock.lock()
         activeManager?.cancel()
+        activeCopy?.cancel()
         managerLock.unlock()
     }
 
@@ -97,7 +107,13 @@ public final class HeavyweightMigration: @unchecked Sendable {
         var report = MigrationReport()
         report.dryRun = options.dryRun
         do {
-            try build(at: newPath, policyTypes: policyTypes, report: &report, started: started)
+            if let plan = sqlPlan(started: started),
+                try buildBySQL(at: newPath, plan: plan, report: &report, started: started)
+            {
+                logger.debug("mapping run as SQL", metadata: ["molt.store": "\(store.path)"])
+            } else {
+                try build(at: newPath, policyTypes: policyTypes, report: &report, started: started)
+            }
             // Every connection to the new store is closed now; make its content durable.
             try FileSync.sync(path: newPath)
             if options.dryRun {
@@ -232,7 +248,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         }
     }
 
-    private func removeStore(at path: String) throws {
+    func removeStore(at path: String) throws {
         try FileOperations.remove(path)
         for companion in StoreFiles.companions(of: path) { try FileOperations.remove(companion) }
     }

@@ -1,3 +1,5 @@
+import MoltCore
+
 /// How far a migration has come: the pass, the entity mapping being run, the objects done and
 /// to do in this step, and the fraction of the whole migration.
 ///
@@ -11,6 +13,17 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
         case copy, relate, validate
         /// In place: reading links, then changing or rebuilding tables one by one.
         case alter
+
+        /// The fault point (a testing aid, see ``FaultPoint``) reached each time this pass
+        /// reports progress: `pass.copy`, `pass.relate`, `pass.validate`, `pass.alter`.
+        func reachFaultPoint() {
+            switch self {
+            case .copy: FaultPoint.reach("pass.copy")
+            case .relate: FaultPoint.reach("pass.relate")
+            case .validate: FaultPoint.reach("pass.validate")
+            case .alter: FaultPoint.reach("pass.alter")
+            }
+        }
     }
 
     /// The passes of a heavyweight migration.
@@ -61,6 +74,9 @@ public struct MigrationReport: Sendable {
     /// Whether the store was migrated in place with SQL (a lightweight migration) rather than
     /// copied object by object into a new file.
     public var inPlace = false
+    /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
+    /// object loaded (see ``MigrationOptions/allowsSQLCopy``).
+    public var setBased = false
     /// Why a lightweight migration could not run in place, when it could not.
     public var inPlaceObstacle: String?
     /// Seconds the migration took.

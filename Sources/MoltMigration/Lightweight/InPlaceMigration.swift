@@ -27,6 +27,10 @@ final class InPlaceMigration {
     let options: MigrationOptions
     let plan: InPlacePlan
     private let progress: ProgressReporter
+    /// The store is a private copy a heavyweight migration builds (``HeavyweightMigration``'s
+    /// SQL path): no other process knows it, a failure deletes it, so it is changed without a
+    /// journal and without syncing, then put back in its journal mode.
+    var isPrivateCopy = false
     private var connection: SQLiteConnection?
     private let lock = NSLock()
     private var cancelled = false
@@ -58,6 +62,7 @@ final class InPlaceMigration {
         let logger = options.logger
         let store = try SQLiteStore(at: url, readOnly: false, logger: logger)
         let connection = store.connection
+        if let trace = options.sqlTrace { connection.trace(trace) }
         lock.lock()
         self.connection = connection
         lock.unlock()
@@ -69,7 +74,11 @@ final class InPlaceMigration {
         }
         let sourceStore = try HeavyweightMigration.bind(store, toSource: sourceModel)
         let writeAheadLog = try store.journalMode() == "wal"
-        try takeLock(connection)
+        if isPrivateCopy {
+            try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN IMMEDIATE")
+        } else {
+            try takeLock(connection)
+        }
         var report = MigrationReport()
         report.dryRun = options.dryRun
         report.inPlace = true
@@ -79,6 +88,7 @@ final class InPlaceMigration {
                 report.sourceCounts[entity.name] = try sourceStore.count(of: entity.name, includingSubentities: false)
             }
             if options.backup && !options.dryRun { report.backup = try backUp(started: started) }
+            FaultPoint.reach("inplace.start")
             try plan.expressions.register(on: connection)
             try migrate(connection, store: store)
             let destination = try ObjectStore(store: store, model: destinationModel)
@@ -95,13 +105,21 @@ final class InPlaceMigration {
                         destinationObjects: report.sourceCounts[correspondence.source.name] ?? 0))
             }
             try checkCancelled()
+            FaultPoint.reach("inplace.before-commit")
             try connection.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+            FaultPoint.reach("inplace.committed")
         } catch {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
             throw translate(error)
         }
-        if writeAheadLog { try? connection.checkpoint(.truncate) }
+        if isPrivateCopy {
+            try connection.execute("PRAGMA journal_mode = \(writeAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL")
+        } else if writeAheadLog {
+            try? connection.checkpoint(.truncate)
+        }
+        FaultPoint.reach("inplace.checkpointed")
         if !options.dryRun { try? connection.execute("PRAGMA incremental_vacuum") }
+        FaultPoint.reach("inplace.vacuumed")
         logger.info(
             "migrated in place", metadata: ["molt.store": "\(url.path)", "molt.dryRun": "\(options.dryRun)"])
         return report
@@ -148,6 +166,7 @@ final class InPlaceMigration {
             try step("links \(LinkSetBuilder.key(set.forward))")
             for statement in set.createStatements(ranks: plan.ranks, mappingOrder: plan.mappingOrder) {
                 try connection.execute(statement)
+                FaultPoint.reach("inplace.statement")
             }
             for check in set.toOneChecks {
                 guard let row = try connection.rows(check.sql).first else { continue }
@@ -168,6 +187,7 @@ final class InPlaceMigration {
                 let fills = additions.compactMap { addition in
                     addition.value.map { "\(SQL.identifier(addition.column.name)) = \($0)" }
                 }
+                FaultPoint.reach("inplace.statement")
                 if !fills.isEmpty {
                     try connection.execute("UPDATE main.\(SQL.identifier(name)) SET \(fills.joined(separator: ", "))")
                 }
@@ -181,7 +201,10 @@ final class InPlaceMigration {
                         .migration, "the store already has a table called \(temporary); Molt will not touch it",
                         location: SourceLocation(file: url.path))
                 }
-                for statement in statements { try connection.execute(statement) }
+                for statement in statements {
+                    try connection.execute(statement)
+                    FaultPoint.reach("inplace.statement")
+                }
             }
         }
         try step("tables")
@@ -194,7 +217,9 @@ final class InPlaceMigration {
         for set in plan.linkSets { try connection.execute("DROP TABLE temp.\(SQL.identifier(set.table))") }
         try step("indexes and metadata")
         try IndexSync(source: plan.source, destination: plan.destination).run(on: connection)
+        FaultPoint.reach("inplace.statement")
         try writeBookkeeping(connection, store: store)
+        FaultPoint.reach("inplace.bookkeeping-written")
     }
 
     static let passes: [MigrationProgress.Pass] = [.alter, .validate]
@@ -268,6 +293,8 @@ final class InPlaceMigration {
 
     /// What a failed statement means: the expression's own error, cancellation, or SQLite's.
     private func translate(_ error: any Error) -> any Error {
+        // Not a failure: the caller runs the migration another way.
+        if error is InPlaceObstacle { return error }
         if let sqlite = error as? SQLiteError {
             if let expressionError = plan.expressions.lastError { return expressionError }
             if sqlite.code.primary == .interrupt {

@@ -50,39 +50,129 @@ struct StoreValidation {
 
     /// Checks every object of every entity, then each entity's uniqueness constraints.
     /// `progress` gets the entity and the number of objects done so far.
+    ///
+    /// Only the rules the model declares are checked, each with one SQL query that finds the
+    /// objects that may break it (`IS NULL`, outside a numeric range, a link count out of
+    /// bounds; every value for string rules), so a store whose model declares few rules is
+    /// validated without loading its objects. Each candidate is then judged by the same
+    /// Swift rule (``check(_:_:)``), and failures are listed in object order, then property
+    /// order, as an object-by-object walk would find them.
     mutating func checkObjects(checkCancelled: () throws -> Void, progress: (String, Int) -> Void) throws {
         var done = 0
         for entity in store.layout.entities where !entity.isAbstract {
             guard let modelEntity = store.model.entity(named: entity.name) else { continue }
+            try checkCancelled()
+            var found = EntityFailures()
             let attributes = store.model.allAttributes(of: modelEntity).filter { !$0.isTransient }
-            let relationships = store.model.allRelationships(of: modelEntity).filter { !$0.isTransient }
-            let cursor = try store.objects(of: entity.name, includingSubentities: false, batchSize: batchSize)
-            while let batch = try cursor.nextBatch() {
-                for object in batch {
+            for (index, attribute) in attributes.enumerated() {
+                guard let column = entity.attribute(named: attribute.name)?.column,
+                    let condition = Self.candidates(attribute, column: SQL.identifier(column))
+                else { continue }
+                try forEachCandidate(entity, select: SQL.identifier(column), where: condition) { key, value in
+                    let stored = try AttributeValue.read(value, as: attribute.type)
+                    for failure in Self.check(attribute, stored) {
+                        found.add(
+                            Failure(
+                                code: failure.0, object: ObjectID(entity: entity.name, primaryKey: key),
+                                property: attribute.name, message: failure.1), order: index)
+                    }
                     try checkCancelled()
-                    for attribute in attributes {
-                        for failure in Self.check(attribute, object.attributes[attribute.name]) {
-                            record(
-                                Failure(
-                                    code: failure.0, object: object.id, property: attribute.name, message: failure.1))
-                        }
-                    }
-                    for relationship in relationships {
-                        if let failure = Self.check(relationship, object.relationships[relationship.name]) {
-                            record(
-                                Failure(
-                                    code: failure.0, object: object.id, property: relationship.name, message: failure.1)
-                            )
-                        }
-                    }
-                    done += 1
-                    progress(entity.name, done)
                 }
             }
+            let relationships = store.model.allRelationships(of: modelEntity).filter { !$0.isTransient }
+            for (index, relationship) in relationships.enumerated() {
+                guard let link = entity.relationship(named: relationship.name),
+                    let (count, condition) = Self.candidates(relationship, link: link)
+                else { continue }
+                try forEachCandidate(entity, select: count, where: condition) { key, value in
+                    if let failure = Self.check(relationship, count: Int(value.integerValue ?? 0)) {
+                        found.add(
+                            Failure(
+                                code: failure.0, object: ObjectID(entity: entity.name, primaryKey: key),
+                                property: relationship.name, message: failure.1), order: attributes.count + index)
+                    }
+                    try checkCancelled()
+                }
+            }
+            for failure in found.inObjectOrder() { record(failure) }
+            failureCount += found.count - min(found.count, found.kept.count)
+            done += try store.count(of: entity.name, includingSubentities: false)
+            progress(entity.name, done)
             for constraint in modelEntity.uniquenessConstraints where !constraint.isEmpty {
                 for failure in try uniquenessFailures(entity: entity, constraint: constraint) { record(failure) }
             }
         }
+    }
+
+    /// Runs `SELECT "Z_PK", <select> FROM <table> AS "t" WHERE <entity> AND (<condition>)` in
+    /// key order and calls `body` with each row's key and selected value.
+    private func forEachCandidate(
+        _ entity: EntityLayout, select: String, where condition: String,
+        _ body: (Int64, SQLiteValue) throws -> Void
+    ) throws {
+        let statement = try store.store.connection.prepare(
+            """
+            SELECT "t"."Z_PK", \(select) FROM \(SQL.identifier(entity.table)) AS "t"
+            WHERE "t"."Z_ENT" = \(entity.number) AND (\(condition)) ORDER BY "t"."Z_PK"
+            """)
+        while try statement.step() {
+            try body(statement.int64(at: 0), statement.value(at: 1))
+        }
+    }
+
+    /// The SQL condition that finds the objects that may break `attribute`'s rules (all of
+    /// them are then judged in Swift), or nil when it has no rule that can fail.
+    static func candidates(_ attribute: Attribute, column: String) -> String? {
+        var conditions: [String] = []
+        if !attribute.isOptional { conditions.append("\(column) IS NULL") }
+        let minimum = attribute.minimumValue.flatMap(Double.init)
+        let maximum = attribute.maximumValue.flatMap(Double.init)
+        switch attribute.type {
+        case .string:
+            if minimum != nil || maximum != nil || attribute.regularExpression != nil {
+                conditions.append("\(column) IS NOT NULL")
+            }
+        case .integer16, .integer32, .integer64, .double, .float, .date:
+            var range: [String] = []
+            for (bound, comparison) in [(minimum, "<"), (maximum, ">")] {
+                guard let bound else { continue }
+                // A bound SQL cannot spell (infinite, NaN) leaves the judging to Swift.
+                range.append(bound.isFinite ? "\(column) \(comparison) \(bound)" : "\(column) IS NOT NULL")
+            }
+            if !range.isEmpty { conditions.append(range.joined(separator: " OR ")) }
+        case .decimal:
+            if minimum != nil || maximum != nil { conditions.append("\(column) IS NOT NULL") }
+        default:
+            break
+        }
+        return conditions.isEmpty ? nil : conditions.map { "(\($0))" }.joined(separator: " OR ")
+    }
+
+    /// What to select (the related object's key for a to-one, the number of links for a
+    /// to-many) and the condition that finds objects that may break `relationship`'s rule;
+    /// nil when it has none.
+    static func candidates(_ relationship: Relationship, link: RelationshipLayout) -> (String, String)? {
+        if !relationship.isToMany {
+            guard !relationship.isOptional, case .foreignKey(let column, _, _) = link.storage else { return nil }
+            let key = "\"t\".\(SQL.identifier(column))"
+            return (key, "\(key) IS NULL")
+        }
+        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        guard minimum > 0 || relationship.maxCount > 0 else { return nil }
+        let count: String
+        switch link.storage {
+        case .inverseForeignKey(let column, _, _):
+            count =
+                "(SELECT count(*) FROM \(SQL.identifier(link.destinationTable)) AS \"d\" WHERE \"d\".\(SQL.identifier(column)) = \"t\".\"Z_PK\")"
+        case .joinTable(let table, let own, _, _, _, _):
+            count =
+                "(SELECT count(*) FROM \(SQL.identifier(table)) AS \"j\" WHERE \"j\".\(SQL.identifier(own)) = \"t\".\"Z_PK\")"
+        case .foreignKey:
+            return nil
+        }
+        var conditions = ["\(count) < \(minimum)"]
+        if relationship.maxCount > 0 { conditions.append("\(count) > \(relationship.maxCount)") }
+        return (count, conditions.joined(separator: " OR "))
     }
 
     /// The error for what failed (Core Data's code: the one failure's, or 1560 for several),
@@ -156,7 +246,11 @@ struct StoreValidation {
 
     /// The relationship's rule broken by `value`, if any.
     static func check(_ relationship: Relationship, _ value: RelationshipValue?) -> (MoltError.Code, String)? {
-        let count = value?.objectIDs.count ?? 0
+        check(relationship, count: value?.objectIDs.count ?? 0)
+    }
+
+    /// The relationship's rule broken by an object holding `count` related objects, if any.
+    static func check(_ relationship: Relationship, count: Int) -> (MoltError.Code, String)? {
         if !relationship.isToMany {
             return count == 0 && !relationship.isOptional
                 ? (.validationMissingMandatoryProperty, "is not optional but has no object") : nil
@@ -200,5 +294,33 @@ struct StoreValidation {
                 property: constraint.joined(separator: ", "),
                 message: "\(row[1].integerValue ?? 0) objects share these values of a uniqueness constraint")
         }
+    }
+}
+
+/// One entity's failures: every one counted, the first ``StoreValidation/detailLimit`` of
+/// each rule kept, so that the first failures in object order are among those kept.
+private struct EntityFailures {
+    private(set) var kept: [(failure: StoreValidation.Failure, order: Int)] = []
+    private(set) var count = 0
+    private var perRule: [Int: Int] = [:]
+
+    mutating func add(_ failure: StoreValidation.Failure, order: Int) {
+        count += 1
+        let rule = perRule[order, default: 0]
+        guard rule < StoreValidation.detailLimit else { return }
+        perRule[order] = rule + 1
+        kept.append((failure, order))
+    }
+
+    /// The kept failures by object key, then property order (stable within a property).
+    func inObjectOrder() -> [StoreValidation.Failure] {
+        kept.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.failure.object.primaryKey != y.failure.object.primaryKey {
+                return x.failure.object.primaryKey < y.failure.object.primaryKey
+            }
+            if x.order != y.order { return x.order < y.order }
+            return a.offset < b.offset
+        }.map(\.element.failure)
     }
 }

@@ -16,7 +16,9 @@ struct Migrate: ParsableCommand {
             hashes match the store), copied object by object into a new file beside it with the \
             destination model, related, validated, and then swapped in so that the path always \
             holds either the complete old store or the complete new one. On any failure, or \
-            Ctrl-C, the store is left exactly as it was.
+            Ctrl-C, the store is left exactly as it was. A mapping that needs no object loaded \
+            (no policy, no filter, values computed from each object's own row) is run as SQL \
+            over a copy of the store instead, with the same result, swap and safety.
 
             The mapping is checked first (as check-mapping does); its policies must be compiled \
             in (see Policies/). With --dry-run the new store is built in a temporary file, \
@@ -119,6 +121,9 @@ struct Migrate: ParsableCommand {
             ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
             : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
+        if mapping != nil, report.setBased {
+            Output.line("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
+        }
         if mapping == nil {
             Output.line(
                 report.inPlace

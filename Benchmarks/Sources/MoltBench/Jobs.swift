@@ -1,0 +1,180 @@
+import Foundation
+import Molt
+
+/// One measured run, done in a child process of its own so its peak memory is its own.
+struct JobResult: Codable {
+    var seconds: Double
+    /// Peak resident memory of the process (VmHWM), in MiB.
+    var peakMB: Double
+    /// Seconds of the relationship pass and links it made, for the engine's runs.
+    var relateSeconds: Double?
+    var links: Int?
+    /// Whether Molt ran the mapping as SQL (no per-object work).
+    var setBased: Bool?
+}
+
+/// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
+enum Jobs {
+    static let names = [
+        "molt-copy", "molt-copy-objects", "raw-copy", "molt-transform", "loop-transform",
+        "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
+    ]
+
+    static func run(_ name: String, store: URL, models: URL, sqlLog: URL) throws -> JobResult {
+        let v1 = try BenchModels.load("V1", from: models)
+        switch name {
+        case "molt-copy", "molt-copy-objects":
+            let destination = try BenchModels.load("Copy", from: models)
+            var options = MigrationOptions()
+            options.allowsSQLCopy = name == "molt-copy"
+            return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
+        case "raw-copy":
+            let destination = try BenchModels.load("Copy", from: models)
+            return try timed { try RawBaselines.copy(store: store, destination: destination) }
+        case "molt-transform":
+            let destination = try BenchModels.load("Transform", from: models)
+            PolicyRegistry.register([BenchTransformPolicy.self])
+            return try heavyweight(
+                store: store, source: v1, destination: destination, policy: "BenchTransformPolicy",
+                options: MigrationOptions())
+        case "loop-transform":
+            let destination = try BenchModels.load("Transform", from: models)
+            return try timed { try RawBaselines.transformLoop(store: store, source: v1, destination: destination) }
+        case "molt-add", "molt-rename", "molt-rebuild":
+            let destination = try BenchModels.load(version(of: name), from: models)
+            return try inPlace(store: store, source: v1, destination: destination, log: sqlLog)
+        case "raw-add", "raw-rename", "raw-rebuild":
+            let statements = try String(contentsOf: sqlLog, encoding: .utf8)
+            return try timed { try RawBaselines.replay(statements, on: store) }
+        default:
+            throw RawDatabase.Failure(description: "unknown job \(name)")
+        }
+    }
+
+    private static func version(of job: String) -> String {
+        switch job.split(separator: "-").last {
+        case "add": "AddColumn"
+        case "rename": "Rename"
+        default: "Rebuild"
+        }
+    }
+
+    private static func timed(_ body: () throws -> Void) throws -> JobResult {
+        let start = DispatchTime.now()
+        try body()
+        return JobResult(seconds: seconds(since: start), peakMB: peakMemoryMB())
+    }
+
+    private static func heavyweight(
+        store: URL, source: ObjectModel, destination: ObjectModel, policy: String?, options: MigrationOptions
+    ) throws -> JobResult {
+        guard var mapping = MappingInference.infer(from: source, to: destination).mapping else {
+            throw RawDatabase.Failure(description: "the benchmark's mapping cannot be inferred")
+        }
+        if let policy, let index = mapping.entityMappings.firstIndex(where: { $0.sourceEntityName == "Record" }) {
+            mapping.entityMappings[index].policyName = policy
+            mapping.entityMappings[index].kind = .custom
+        }
+        let passes = PassClock()
+        var options = options
+        options.logger.logLevel = .warning
+        options.progress = { passes.note($0.pass) }
+        let start = DispatchTime.now()
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination, mapping: mapping, options: options
+        ).run()
+        let total = seconds(since: start)
+        return JobResult(
+            seconds: total, peakMB: peakMemoryMB(), relateSeconds: passes.seconds(of: .relate),
+            links: try linkCount(store: store, model: destination), setBased: report.setBased)
+    }
+
+    private static func inPlace(
+        store: URL, source: ObjectModel, destination: ObjectModel, log: URL
+    ) throws
+        -> JobResult
+    {
+        let recorded = StatementLog()
+        var options = MigrationOptions()
+        options.logger.logLevel = .warning
+        options.sqlTrace = { recorded.append($0) }
+        let start = DispatchTime.now()
+        let report = try LightweightMigration(store: store, source: source, destination: destination, options: options)
+            .run()
+        let total = seconds(since: start)
+        guard report.inPlace else {
+            throw RawDatabase.Failure(description: "not run in place: \(report.inPlaceObstacle ?? "?")")
+        }
+        try recorded.text.write(to: log, atomically: true, encoding: .utf8)
+        return JobResult(seconds: total, peakMB: peakMemoryMB())
+    }
+
+    /// Links in the migrated store: owners set plus tag pairs.
+    private static func linkCount(store: URL, model: ObjectModel) throws -> Int {
+        let layout = try StoreLayout(model: model)
+        let record = try layout.requireEntity("Record")
+        guard case .foreignKey(let owner, _, _)? = record.relationship(named: "owner")?.storage,
+            case .joinTable(let table, _, _, _, _, _)? = record.relationship(named: "tags")?.storage
+        else { return 0 }
+        let db = try RawDatabase(path: store.path)
+        return Int(
+            try db.scalar(
+                "SELECT (SELECT COUNT(\(quoted(owner))) FROM \(quoted(record.table))) + (SELECT COUNT(*) FROM \(quoted(table)))"
+            ))
+    }
+}
+
+/// When each pass of a migration was first reported.
+final class PassClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var firstSeen: [MigrationProgress.Pass: DispatchTime] = [:]
+
+    func note(_ pass: MigrationProgress.Pass) {
+        lock.lock()
+        defer { lock.unlock() }
+        if firstSeen[pass] == nil { firstSeen[pass] = .now() }
+    }
+
+    /// From the pass's first report to the next pass's.
+    func seconds(of pass: MigrationProgress.Pass) -> Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        let order = MigrationProgress.heavyweightPasses
+        guard let start = firstSeen[pass], let index = order.firstIndex(of: pass), index + 1 < order.count,
+            let end = firstSeen[order[index + 1]]
+        else { return nil }
+        return Double(end.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// The statements an in-place migration ran, in order.
+final class StatementLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statements: [String] = []
+
+    func append(_ sql: String) {
+        lock.lock()
+        statements.append(sql)
+        lock.unlock()
+    }
+
+    /// One statement per record, records separated by a line holding only U+001E.
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return statements.joined(separator: "\n\u{1E}\n")
+    }
+}
+
+func seconds(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}
+
+/// The process's peak resident memory (VmHWM) in MiB.
+func peakMemoryMB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    return kilobytes / 1024
+}

@@ -1,0 +1,72 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltStore
+
+/// The SQL path of a heavyweight migration.
+///
+/// A mapping that needs no per-object work (every entity mapping without a policy or filter,
+/// every value something SQLite can compute from the object's own row, relationships carried
+/// as they were) does not need its objects loaded one by one: the new store is a copy of the
+/// old file, changed with the same SQL a lightweight migration runs in place (``InPlacePlan``),
+/// then validated, synced and swapped like any heavyweight result. The result is the store the
+/// copy would make (the same `molt dump`, the same primary keys; tested side by side), in a
+/// fraction of the time. The old store is only read, and the swap, recovery and locking are
+/// the same as the object-by-object path's.
+extension HeavyweightMigration {
+    /// The plan, when the mapping can run as SQL (and ``MigrationOptions/allowsSQLCopy``).
+    func sqlPlan(started: Date) -> InPlacePlan? {
+        guard options.allowsSQLCopy, !FileOperations.exists(StoreFiles(store).support) else { return nil }
+        do {
+            return try InPlacePlan(
+                source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
+                mapping: mapping, expressions: RowExpressions(startDate: started))
+        } catch {
+            options.logger.debug(
+                "running the mapping object by object", metadata: ["molt.reason": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Copies the locked store's file to `newPath` and migrates the copy in place; false (the
+    /// copy removed) when the store turns out to need the object-by-object path.
+    func buildBySQL(
+        at newPath: String, plan: InPlacePlan, report: inout MigrationReport, started: Date
+    ) throws
+        -> Bool
+    {
+        try removeStore(at: newPath)
+        // The store is locked and its log emptied (``SourceLock``): the main file is the whole store.
+        try FileOperations.copy(store.path, to: newPath)
+        var copyOptions = options
+        copyOptions.backup = false
+        copyOptions.dryRun = false
+        let migration = InPlaceMigration(
+            url: URL(fileURLWithPath: newPath), source: sourceModel, destination: destinationModel, plan: plan,
+            options: copyOptions)
+        migration.isPrivateCopy = true
+        managerLock.lock()
+        activeCopy = migration
+        managerLock.unlock()
+        defer {
+            managerLock.lock()
+            activeCopy = nil
+            managerLock.unlock()
+        }
+        if cancellation.error != nil { migration.cancel() }
+        let result: MigrationReport
+        do {
+            result = try migration.run(started: started)
+        } catch let obstacle as InPlaceObstacle {
+            options.logger.debug(
+                "running the mapping object by object", metadata: ["molt.reason": "\(obstacle.reason)"])
+            try removeStore(at: newPath)
+            return false
+        }
+        report.mappings = result.mappings
+        report.sourceCounts = result.sourceCounts
+        report.destinationCounts = result.destinationCounts
+        report.setBased = true
+        return true
+    }
+}
