@@ -50,6 +50,7 @@ final class ProgressReporter {
         _ pass: MigrationProgress.Pass, _ step: String?, _ completed: Int, _ total: Int, force: Bool = false,
         passes: [MigrationProgress.Pass] = MigrationProgress.heavyweightPasses
     ) {
+        pass.reachFaultPoint()
         guard let callback else { return }
         let progress = MigrationProgress(pass: pass, step: step, completed: completed, total: total, passes: passes)
         guard force || progress.fraction - lastFraction >= 0.005 else { return }

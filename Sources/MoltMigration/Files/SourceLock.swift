@@ -41,8 +41,11 @@ final class SourceLock {
     static func lock(_ connection: SQLiteConnection, path: String) throws -> Bool {
         do {
             let writeAheadLog = try connection.journalMode() == "wal"
+            FaultPoint.reach("lock.start")
             if writeAheadLog { try connection.checkpoint(.truncate) }
+            FaultPoint.reach("lock.checkpointed")
             try connection.execute("BEGIN IMMEDIATE")
+            FaultPoint.reach("lock.locked")
             return writeAheadLog
         } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
             throw inUse(path, error)
@@ -75,8 +78,11 @@ final class SourceLock {
     /// log, and closes the connection; throws if another process wrote to it or is using it.
     func releaseForSwap() throws {
         do {
+            FaultPoint.reach("lock.release")
             try connection.execute("ROLLBACK")
+            FaultPoint.reach("lock.released")
             if isWriteAheadLog { try connection.checkpoint(.truncate) }
+            FaultPoint.reach("lock.release-checkpointed")
             let now = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
             // Closed before the files are swapped: a connection to the old store must never
             // close (and tidy its log by name) after the new store is in place.

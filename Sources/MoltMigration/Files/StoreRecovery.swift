@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 internal import MoltCore
+import MoltSQLite
 import MoltStore
 
 /// Finishes or undoes what an interrupted migration left beside a store, so the next run starts
@@ -13,6 +14,9 @@ import MoltStore
 /// - A new store (`Store.sqlite.molt-new`) without a swap record was not finished: it is
 ///   removed, with its companions.
 /// - Left-over dry runs and partial backup copies are removed.
+/// - A rollback journal left by a crash (an in-place migration's, or any other write's) is
+///   rolled back, and a write-ahead log left by one is checkpointed into the store, so no
+///   `-journal`, `-wal` or `-shm` is left beside a store nobody has open.
 ///
 /// ```swift
 /// let outcome = try StoreRecovery.recover(at: storeURL)
@@ -34,6 +38,7 @@ public enum StoreRecovery {
         var outcome = Outcome.nothingToDo
         if FileOperations.exists(files.intent) || FileOperations.exists(files.intent + ".tmp") {
             let committed = FileOperations.exists(files.intent)
+            FaultPoint.reach("recover.start")
             try? FileOperations.remove(files.intent + ".tmp")
             if committed, FileOperations.exists(files.new) {
                 if (FileOperations.size(files.wal) ?? 0) == 0 {
@@ -57,6 +62,11 @@ public enum StoreRecovery {
             outcome = .removedUnfinishedMigration
         }
         try removeLeftovers(next: files)
+        // A crash during an in-place migration of a store with a rollback journal leaves the
+        // journal: roll it back now rather than at the next read.
+        SQLiteStore.rollBackInterruptedWrite(at: url, logger: logger)
+        removeColdJournal(files, logger: logger)
+        checkpointLeftoverLog(files, logger: logger)
         if outcome != .nothingToDo {
             (logger ?? Logger(label: "molt.recovery")).notice(
                 "recovered an interrupted migration",
@@ -65,13 +75,52 @@ public enum StoreRecovery {
         return outcome
     }
 
+    /// Moves what a write-ahead log left by a crash holds (committed, not yet checkpointed:
+    /// the last transactions of an in-place migration, for one) into the main file, so that
+    /// the store is one file again and no old `-wal` or `-shm` lingers beside it. A store that
+    /// another process has open keeps its log: the checkpoint waits briefly, then gives up, and
+    /// that process's own connection tidies the log when it closes. Failures are ignored.
+    static func checkpointLeftoverLog(_ files: StoreFiles, logger: Logger?) {
+        guard FileOperations.exists(files.store),
+            FileOperations.exists(files.wal) || FileOperations.exists(files.sharedMemory),
+            let connection = try? SQLiteConnection(
+                path: files.store, mode: .readWrite, busyTimeout: 500, logger: logger)
+        else { return }
+        defer { connection.close() }
+        guard (try? connection.journalMode()) == "wal" else { return }
+        try? connection.checkpoint(.truncate)
+    }
+
+    /// A rollback journal SQLite no longer needs (its header cleared by a commit that a crash
+    /// cut short before the file was deleted) stays beside the store until the next write
+    /// transaction: make one that changes nothing (`user_version` set to itself), whose commit
+    /// deletes the file. Runs after ``SQLiteStore/rollBackInterruptedWrite(at:logger:)``, so a
+    /// journal still there is not hot; a store another process is writing is left alone (the
+    /// write waits briefly, then gives up). Failures are ignored.
+    static func removeColdJournal(_ files: StoreFiles, logger: Logger?) {
+        guard FileOperations.exists(files.journal),
+            let connection = try? SQLiteConnection(
+                path: files.store, mode: .readWrite, busyTimeout: 500, logger: logger)
+        else { return }
+        defer { connection.close() }
+        guard let version = try? connection.scalar("PRAGMA user_version")?.integerValue else { return }
+        try? connection.execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Removes the new store, its companions first: a crash in between leaves the main file,
+    /// which the next recovery finds (and orphaned companions are removed by
+    /// ``removeLeftovers(next:)`` in any case).
     static func removeNewStore(_ files: StoreFiles) throws {
-        try FileOperations.remove(files.new)
+        FaultPoint.reach("recover.removing-new")
         for companion in StoreFiles.companions(of: files.new) { try FileOperations.remove(companion) }
+        FaultPoint.reach("recover.companions-removed")
+        try FileOperations.remove(files.new)
         try FileOperations.syncFolder(of: files.store)
     }
 
-    /// Dry-run stores, half-created new stores and partial backup copies from interrupted runs.
+    /// Dry-run stores, half-created new stores, companions of a new store that is gone, the
+    /// partial copy a new store starts as (`.molt-new.partial`, on the SQL path), and partial
+    /// backup copies from interrupted runs.
     static func removeLeftovers(next files: StoreFiles) throws {
         let url = URL(fileURLWithPath: files.store)
         let folder = url.deletingLastPathComponent().path
@@ -84,7 +133,11 @@ public enum StoreRecovery {
             // Dry runs, and the temporary file a new store is created in.
             let isDryRun = entry.hasPrefix(".\(name).molt-dryrun-") || entry.hasPrefix(".\(name).molt-new.molt-")
             let isPartialBackup = entry.hasPrefix("\(base).molt-backup-") && entry.hasSuffix(".partial")
-            if isDryRun || isPartialBackup {
+            let isOrphanCompanion =
+                entry == "\(name).molt-new.partial"
+                || (!FileOperations.exists(files.new)
+                    && ["-wal", "-shm", "-journal"].contains { entry == "\(name).molt-new\($0)" })
+            if isDryRun || isPartialBackup || isOrphanCompanion {
                 try FileOperations.remove(folder + "/" + entry)
             }
         }

@@ -31,6 +31,7 @@ enum StoreSwap {
 
     static func replace(_ url: URL, backup: Bool, date: Date) throws -> String? {
         let files = StoreFiles(url)
+        FaultPoint.reach("swap.start")
         guard (FileOperations.size(files.wal) ?? 0) == 0, !FileOperations.exists(files.journal) else {
             throw MoltError(
                 .sourceStore, "the old store still has a log with data in it; nothing was replaced",
@@ -45,9 +46,11 @@ enum StoreSwap {
                 try FileOperations.linkOrCopyTree(files.support, to: StoreFiles.supportFolder(of: name))
             }
             backupPath = name
+            FaultPoint.reach("swap.backup-linked")
         }
         try FileOperations.syncFolder(of: files.store)
         try writeIntent(Intent(newStore: files.new, backup: backupPath), to: files.intent)
+        FaultPoint.reach("swap.record-written")
         try finish(files)
         return backupPath
     }
@@ -55,12 +58,18 @@ enum StoreSwap {
     /// Steps 3 to 5 (also what recovery does when it finds a swap record and the new store).
     static func finish(_ files: StoreFiles) throws {
         if FileOperations.exists(files.new) {
+            FaultPoint.reach("swap.before-log-removal")
             try FileOperations.remove(files.wal)
+            FaultPoint.reach("swap.log-removed")
             try FileOperations.remove(files.sharedMemory)
+            FaultPoint.reach("swap.before-rename")
             try FileOperations.rename(files.new, to: files.store)
+            FaultPoint.reach("swap.renamed")
             try FileOperations.syncFolder(of: files.store)
+            FaultPoint.reach("swap.folder-synced")
         }
         try FileOperations.remove(files.intent)
+        FaultPoint.reach("swap.record-removed")
         try FileOperations.syncFolder(of: files.store)
     }
 
@@ -76,6 +85,7 @@ enum StoreSwap {
                 location: SourceLocation(file: temporary))
         }
         try FileSync.sync(path: temporary)
+        FaultPoint.reach("swap.record-synced")
         try FileOperations.rename(temporary, to: path)
         try FileOperations.syncFolder(of: path)
     }

@@ -136,6 +136,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         }
         for (index, step) in plan.steps.enumerated() {
             let stepStarted = Date()
+            FaultPoint.reach("upgrade.step-start")
             try checkCancelled()
             notify(index, count, step, .stepStarted)
             var handlers: [UpgradeStage.Phase] = []
@@ -152,6 +153,7 @@ public final class StoreUpgrade: @unchecked Sendable {
             }
             let migration = try migrate(step, options: stepOptions)
             if stepOptions.backup { report.backup = migration.backup }
+            FaultPoint.reach("upgrade.step-migrated")
             try confirmVersion(after: step)
             if let stage = step.stage {
                 try runHandler(stage, .didMigrate, model: step.destinationModel, index: index, of: count, step: step)
@@ -166,7 +168,9 @@ public final class StoreUpgrade: @unchecked Sendable {
                 "upgrade step done",
                 metadata: ["molt.step": "\(index + 1)/\(count)", "molt.description": "\(step)"])
         }
+        FaultPoint.reach("upgrade.steps-done")
         try removeMark()
+        FaultPoint.reach("upgrade.done")
         report.destination = plan.destinationName
         report.duration = Date().timeIntervalSince(started)
         return report
@@ -255,7 +259,9 @@ public final class StoreUpgrade: @unchecked Sendable {
             var metadata = objects.store.metadata
             metadata.additionalEntries[Self.progressKey] = UpgradeMark(stage: stage, completed: phase).propertyList
             try objects.store.writeMetadata(metadata)
+            FaultPoint.reach("upgrade.handler-before-commit")
         }
+        FaultPoint.reach("upgrade.handler-committed")
         if handler != nil { notify(index, count, step, .handlerFinished(stage, phase)) }
     }
 

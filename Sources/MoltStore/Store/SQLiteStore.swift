@@ -11,7 +11,9 @@ public import MoltSQLite
 /// Opening checks, in order, that the file exists, starts with SQLite's header, opens as a
 /// database, has Core Data's `Z_METADATA` and `Z_PRIMARYKEY` tables, and holds readable
 /// metadata; each failure is a ``MoltError`` that names the file. A read-only store is never
-/// written; rows that only live in its `-wal` file are read.
+/// written (except that a rollback journal left by a crash is rolled back first, as SQLite
+/// requires before anyone reads; see ``rollBackInterruptedWrite(at:logger:)``); rows that only
+/// live in its `-wal` file are read.
 ///
 /// ```swift
 /// let store = try SQLiteStore(at: url)                  // read-only
@@ -48,7 +50,11 @@ public final class SQLiteStore {
         // A store with no companion files holds everything in its main file: read it as
         // immutable so that reading leaves no -wal or -shm behind. Otherwise read through the
         // companions (rows that live only in -wal included) without creating any.
-        let companions = CompanionFiles(of: url)
+        var companions = CompanionFiles(of: url)
+        if readOnly, companions.journal != nil {
+            Self.rollBackInterruptedWrite(at: url, logger: logger)
+            companions = CompanionFiles(of: url)
+        }
         let quiet = companions.wal == nil && companions.sharedMemory == nil && companions.journal == nil
         let mode: SQLiteConnection.OpenMode = readOnly ? (quiet ? .immutable : .readOnly) : .readWrite
         let connection = try StoreErrors.sqlite(path, "opening the store") {
@@ -81,6 +87,25 @@ public final class SQLiteStore {
                 "molt.store": "\(path)", "molt.mode": "\(mode)", "molt.entities": "\(entityRecords.count)",
                 "molt.uuid": "\(metadata.storeUUID)",
             ])
+    }
+
+    /// Rolls back what a rollback journal (`Store.sqlite-journal`) left by a crash holds, by
+    /// opening the store read-write once and reading it: SQLite rolls back such a "hot"
+    /// journal before anyone may read, and a read-only connection cannot (it fails with
+    /// "attempt to write a readonly database"). A journal of a transaction that another process
+    /// is running is left alone (SQLite sees its lock). Failures are ignored: the read that
+    /// follows reports them.
+    public static func rollBackInterruptedWrite(at url: URL, logger: Logger? = nil) {
+        guard FileManager.default.fileExists(atPath: url.path + "-journal"),
+            let connection = try? SQLiteConnection(path: url.path, mode: .readWrite, busyTimeout: 2000, logger: logger)
+        else { return }
+        defer { connection.close() }
+        if (try? connection.scalar("SELECT count(*) FROM sqlite_master")) != nil,
+            !FileManager.default.fileExists(atPath: url.path + "-journal")
+        {
+            connection.logger.notice(
+                "rolled back the journal of an interrupted write", metadata: ["molt.store": "\(url.path)"])
+        }
     }
 
     /// SQLite's files start with these 16 bytes; checking them first gives a clear error for

@@ -39,6 +39,16 @@ struct Dump: ParsableCommand {
             let opened = try ObjectStore.open(
                 at: URL(fileURLWithPath: store), models: try ModelArguments.source(model), readOnly: true,
                 logger: logger)
+            // Say so when an interrupted migration's files are beside the store: the dump is
+            // the store as it is now (the old one), which recovery may still replace.
+            let leftovers = [".molt-new", ".molt-swap"].map { store + $0 }.filter {
+                FileManager.default.fileExists(atPath: $0)
+            }
+            if !leftovers.isEmpty {
+                Output.note(
+                    "note: an interrupted migration left \(leftovers.joined(separator: " and ")); this is the store as it is now, and `molt recover` (or the next migration) finishes or undoes that migration"
+                )
+            }
             let sink = try OutputSink(path: output)
             if json {
                 try ObjectsJSONExporter().export(opened) { try sink.write($0) }
