@@ -13,6 +13,7 @@
 //   Molt                   the public umbrella library
 //   MoltPolicies           user entity-migration policies (Policies/)
 //   MoltTool               the command-line tool, `molt`
+//   MoltFuzzTargets        the readers of untrusted input as fuzz targets (Fuzz/, tests)
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -26,6 +27,8 @@ let package = Package(
     products: [
         .library(name: "Molt", targets: ["Molt"]),
         .executable(name: "molt", targets: ["MoltTool"]),
+        // The readers of untrusted input as fuzz targets, for the libFuzzer package in Fuzz/.
+        .library(name: "MoltFuzzTargets", targets: ["MoltFuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,6 +107,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Fuzz targets (Fuzz/ and the hostile-input tests)
+        .target(
+            name: "MoltFuzzTargets",
+            dependencies: ["MoltCore", "MoltXML", "MoltModel", "MoltSQLite", "MoltStore", "MoltMapping"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: User policies, compiled into the tool
         .target(
             name: "MoltPolicies",
@@ -177,9 +187,33 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MoltHostileInputTests",
+            dependencies: [
+                "MoltTool", "MoltFuzzTargets", "MoltMapping", "MoltStore", "MoltSQLite", "MoltXML", "MoltTestSupport",
+            ],
+            exclude: ["Corpus"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MoltCLITests",
             dependencies: ["MoltTool", "MoltTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]
 )
+
+// `Scripts/fuzz.sh` builds `Fuzz/` with `--sanitize=fuzzer`, which links libFuzzer's `main`
+// into every executable of the package graph, plugin tools included. With MOLT_FUZZ_BUILD set,
+// this package leaves out its executables, their plugin, the tests, and argument-parser (whose
+// plugin tools would fail the same way): the fuzz targets need only the library layers.
+if Context.environment["MOLT_FUZZ_BUILD"] != nil {
+    let executablesAndTests: Set<String> = [
+        "MoltPolicies", "PolicyListGenerator", "PolicyListPlugin", "MoltTool", "MoltTestSupport",
+    ]
+    package.targets.removeAll { executablesAndTests.contains($0.name) || $0.type == .test }
+    package.products.removeAll { $0.name == "molt" }
+    package.dependencies.removeAll {
+        if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("swift-argument-parser") }
+        return false
+    }
+}

@@ -9,12 +9,15 @@ internal import MoltCore
 ///   attributes, notations) is refused at the first declaration, before it can be used; this
 ///   stops entity-expansion bombs and external-entity reads. A DOCTYPE line without an internal
 ///   subset, such as Apple's standard plist DOCTYPE, is accepted and never fetched.
-/// - libxml2's own limits stay on (no `XML_PARSE_HUGE`): nesting deeper than 256 elements or a
-///   single text node over 10 MB is an error. Files over ``maximumFileSize`` are not read.
+/// - libxml2's own limits stay on (no `XML_PARSE_HUGE`): nesting deeper than 256 elements is an
+///   error. An element's text over ``maximumTextSize`` is an error too (libxml2 lets long text
+///   through when it comes in many pieces). Files over ``maximumFileSize`` are not read.
 /// - Every libxml2 message is collected with its line and column; nothing is printed.
 package struct SafeXMLParser {
     /// The largest file accepted, in bytes.
     package var maximumFileSize: Int = 64 * 1024 * 1024
+    /// The longest text of one element or attribute accepted, in bytes.
+    package var maximumTextSize: Int = 10 * 1024 * 1024
 
     package init() {}
 
@@ -78,7 +81,12 @@ package struct SafeXMLParser {
         }
         defer { if let document { xmlFreeDoc(document) } }
 
-        if let error = collector.firstError {
+        if var error = collector.firstError {
+            // Some libxml2 errors (a failed encoding conversion) carry no line: use where the
+            // parser stopped.
+            if error.location?.line == nil {
+                error.location?.line = max(1, context.pointee.input.map { Int($0.pointee.line) } ?? 1)
+            }
             throw error
         }
         guard let document, context.pointee.wellFormed != 0, let root = xmlDocGetRootElement(document) else {
@@ -90,7 +98,7 @@ package struct SafeXMLParser {
             let violations = try schema.validate(document, file: file)
             if !violations.isEmpty { throw XMLValidationFailure(file: file, violations: violations) }
         }
-        return ParsedDocument(root: Self.copy(root), file: file)
+        return ParsedDocument(root: try copy(root, file: file), file: file)
     }
 
     // MARK: Refusing DTD declarations
@@ -136,13 +144,22 @@ package struct SafeXMLParser {
 
     // MARK: Copying the tree out
 
-    private static func copy(_ node: xmlNodePtr) -> ParsedElement {
+    private func copy(_ node: xmlNodePtr, file: String) throws -> ParsedElement {
         var element = ParsedElement(
-            name: string(node.pointee.name),
+            name: Self.string(node.pointee.name),
             line: Int(xmlGetLineNo(node)))
+        func checkSize(_ text: String) throws {
+            guard text.utf8.count > maximumTextSize else { return }
+            throw MoltError(
+                .fileReadCorruptFile,
+                "the text of <\(element.name)> is \(text.utf8.count) bytes, more than the \(maximumTextSize) accepted",
+                location: SourceLocation(file: file, line: element.line, element: element.name))
+        }
         var attribute = node.pointee.properties
         while let current = attribute {
-            element.attributes[string(current.pointee.name)] = text(of: current.pointee.children)
+            let value = Self.text(of: current.pointee.children)
+            try checkSize(value)
+            element.attributes[Self.string(current.pointee.name)] = value
             attribute = current.pointee.next
         }
         var text = ""
@@ -150,9 +167,10 @@ package struct SafeXMLParser {
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                element.children.append(copy(current))
+                element.children.append(try copy(current, file: file))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { text += String(cString: content) }
+                try checkSize(text)
             default:
                 break  // comments, processing instructions
             }
@@ -206,7 +224,12 @@ func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlEr
     let collector = Unmanaged<XMLErrorCollector>.fromOpaque(userData).takeUnretainedValue()
     guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     var message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
-    message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    // One line (libxml2 adds lines such as "Bytes: 0xFF 0xFE"), in words a Molt user can act on.
+    message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: " ")
+    if message.hasPrefix("Excessive depth in document") {
+        message = "the document exceeds the maximum depth of 256 nested elements"
+    }
     if let first = message.first { message = first.lowercased() + message.dropFirst() }
     var line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
     let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil

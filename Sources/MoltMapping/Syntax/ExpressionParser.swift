@@ -22,12 +22,16 @@
 /// ```
 ///
 /// Keywords are case-insensitive; a key that is a keyword is written `#key`. Text longer than
-/// ``maximumLength`` characters or nested deeper than ``maximumDepth`` is refused.
+/// ``maximumLength`` characters, nested deeper than ``maximumDepth`` or chaining more than
+/// ``maximumLinks`` operators is refused.
 public struct ExpressionParser {
     /// The longest text accepted, in characters.
     public var maximumLength = 100_000
     /// The deepest nesting accepted.
     public var maximumDepth = 200
+    /// The most operators accepted in chains (`a + b + c` has two), all chains together: each
+    /// makes the parsed tree one level deeper.
+    public var maximumLinks = 2_000
 
     public init() {}
 
@@ -39,7 +43,7 @@ public struct ExpressionParser {
         }
         do {
             var lexer = Lexer(text)
-            var parser = Parser(tokens: try lexer.tokens(), maximumDepth: maximumDepth)
+            var parser = Parser(tokens: try lexer.tokens(), maximumDepth: maximumDepth, maximumLinks: maximumLinks)
             let expression = try parser.expression()
             guard case .end = parser.current.kind else {
                 throw SyntaxError(

@@ -58,8 +58,10 @@ enum ExpressionPrinter {
             }
             return wrapped(base, if: precedence(base) < 10) + "[" + inner + "]"
         case .negate(let operand):
-            // "- -x" and "-(-1)" keep their meaning only with parentheses, and so does an
+            // A negation of a negation is "- -x": parentheses would make each level two levels
+            // deep for the parser. "-(-1)" keeps its meaning only with them, and so does an
             // operand starting with a digit: "-2" would read as the number -2.
+            if case .negate = operand.kind { return "- " + print(operand) }
             let text = wrapped(operand, if: precedence(operand) <= own)
             return "-" + (text.first?.isNumber == true ? "(\(text))" : text)
         case .arithmetic(let op, let lhs, let rhs):

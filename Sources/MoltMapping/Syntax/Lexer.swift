@@ -28,8 +28,15 @@ struct Lexer {
         while index < characters.count, characters[index].isWhitespace { index += 1 }
     }
 
+    /// A letter or "_"; not a lone combining mark, which would join whatever is printed before
+    /// it ("-" or "$") into one Character.
     private func isIdentifierStart(_ c: Character) -> Bool {
-        c == "_" || c.isLetter
+        guard c != "_" else { return true }
+        guard c.isLetter, let first = c.unicodeScalars.first else { return false }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return false
+        default: return true
+        }
     }
 
     private func isIdentifierPart(_ c: Character) -> Bool {
@@ -56,8 +63,9 @@ struct Lexer {
             let name = identifier()
             return Token(kind: c == "$" ? .variable(name) : .escapedIdentifier(name), offset: start)
         }
-        if c == "\"" || c == "'" {
-            return Token(kind: .string(try string(quote: c)), offset: start)
+        // A quote followed by combining marks is one Character; it still opens a string.
+        if let first = c.unicodeScalars.first, first == "\"" || first == "'" {
+            return Token(kind: .string(try string(quote: first)), offset: start)
         }
         if c.isASCII, c.isNumber {
             return Token(kind: .number(try number()), offset: start)
@@ -78,41 +86,58 @@ struct Lexer {
         return true
     }
 
-    private mutating func string(quote: Character) throws -> String {
+    /// Reads a string literal, scalar by scalar: combining marks and prepended characters can
+    /// join a quote or a backslash into one Character with its neighbours, and must not hide
+    /// the end of the string or an escape.
+    private mutating func string(quote: Unicode.Scalar) throws -> String {
         let start = index
+        var text = String.UnicodeScalarView()
+        var pending = Array(characters[index].unicodeScalars.dropFirst())  // after the opening quote
+        var position = 0
         index += 1
-        var text = ""
-        while index < characters.count {
-            let c = characters[index]
-            index += 1
-            if c == quote { return text }
-            guard c == "\\" else {
-                text.append(c)
+        /// The next scalar; `index` is then just past the Character that holds it.
+        func nextScalar() -> Unicode.Scalar? {
+            while position >= pending.count {
+                guard index < characters.count else { return nil }
+                pending = Array(characters[index].unicodeScalars)
+                position = 0
+                index += 1
+            }
+            position += 1
+            return pending[position - 1]
+        }
+        while let scalar = nextScalar() {
+            if scalar == quote {
+                guard position == pending.count else {
+                    throw SyntaxError("unexpected character after the string", offset: index - 1)
+                }
+                return String(text)
+            }
+            guard scalar == "\\" else {
+                text.append(scalar)
                 continue
             }
-            guard index < characters.count else { break }
-            let escape = characters[index]
-            index += 1
+            let escapeOffset = index - 1
+            guard let escape = nextScalar() else { break }
             switch escape {
-            case "\"", "'", "\\": text.append(escape)
+            case "\"", "'", "\\", "/": text.append(escape)
             case "n": text.append("\n")
             case "t": text.append("\t")
             case "r": text.append("\r")
             case "b": text.append("\u{08}")
             case "f": text.append("\u{0C}")
-            case "/": text.append("/")
             case "u":
-                guard index + 4 <= characters.count,
-                    let value = UInt32(String(characters[index..<(index + 4)]), radix: 16),
+                var digits = String.UnicodeScalarView()
+                while digits.count < 4, let digit = nextScalar() { digits.append(digit) }
+                guard digits.count == 4, let value = UInt32(String(digits), radix: 16),
                     let scalar = Unicode.Scalar(value)
-                else { throw SyntaxError("\\u needs four hexadecimal digits", offset: index - 2) }
-                index += 4
-                text.unicodeScalars.append(scalar)
+                else { throw SyntaxError("\\u needs four hexadecimal digits", offset: escapeOffset) }
+                text.append(scalar)
             default:
-                throw SyntaxError("unknown escape \\\(escape) in a string", offset: index - 2)
+                throw SyntaxError("unknown escape \\\(Character(escape)) in a string", offset: escapeOffset)
             }
         }
-        throw SyntaxError("the string is not closed (missing \(quote))", offset: start)
+        throw SyntaxError("the string is not closed (missing \(Character(quote)))", offset: start)
     }
 
     private mutating func number() throws -> String {

@@ -8,6 +8,7 @@ extension Parser {
     mutating func postfixes(after base: MappingExpression) throws -> MappingExpression {
         var result = base
         while true {
+            if isSymbol(".") || isSymbol("[") { try link() }
             if isSymbol(".") {
                 _ = advance()
                 let key = try keyComponent()

@@ -2,12 +2,16 @@
 struct Parser {
     let tokens: [Token]
     let maximumDepth: Int
+    let maximumLinks: Int
     var position = 0
     var depth = 0
+    /// Operators of chains read so far (see ``link()``).
+    var links = 0
 
-    init(tokens: [Token], maximumDepth: Int) {
+    init(tokens: [Token], maximumDepth: Int, maximumLinks: Int) {
         self.tokens = tokens
         self.maximumDepth = maximumDepth
+        self.maximumLinks = maximumLinks
     }
 
     var current: Token { tokens[position] }
@@ -60,6 +64,19 @@ struct Parser {
         return try body(&self)
     }
 
+    /// Counts one operator of a chain (`a + b + c`, `a OR b OR c`, `a.b[0].c`). A chain builds
+    /// its tree one level deeper per operator, so chains are limited as nesting is: with both
+    /// limits, a parsed tree stays shallow enough for the walks that print, check or evaluate
+    /// it never to run out of stack.
+    mutating func link() throws {
+        links += 1
+        guard links <= maximumLinks else {
+            throw SyntaxError(
+                "the expression chains more than \(maximumLinks) operators; split it (or use IN for a list of values)",
+                offset: current.offset)
+        }
+    }
+
     // MARK: Logic
 
     mutating func expression() throws -> MappingExpression {
@@ -69,6 +86,7 @@ struct Parser {
     mutating func or() throws -> MappingExpression {
         var lhs = try and()
         while isKeyword("OR") || isSymbol("||") {
+            try link()
             _ = advance()
             let rhs = try and()
             lhs = MappingExpression(.or(lhs, rhs), offset: lhs.offset)
@@ -79,6 +97,7 @@ struct Parser {
     mutating func and() throws -> MappingExpression {
         var lhs = try not()
         while isKeyword("AND") || isSymbol("&&") {
+            try link()
             _ = advance()
             let rhs = try not()
             lhs = MappingExpression(.and(lhs, rhs), offset: lhs.offset)
@@ -100,18 +119,20 @@ struct Parser {
     mutating func comparison() throws -> MappingExpression {
         let start = current.offset
         var quantifier: Comparison.Quantifier?
+        var quantifierWord = ""
         for (word, value) in [("ANY", Comparison.Quantifier.any), ("SOME", .any), ("ALL", .all), ("NONE", .notAny)]
         where isKeyword(word) {
             _ = advance()
             quantifier = value
+            quantifierWord = word
             break
         }
         let lhs = try additive()
         guard let op = comparisonOperator() else {
             if quantifier != nil {
                 throw SyntaxError(
-                    "\(describe(tokens[max(position - 1, 0)])) must be followed by a comparison", offset: current.offset
-                )
+                    "\(quantifierWord) must be followed by a comparison, as in \(quantifierWord) tags.name == \"swift\"",
+                    offset: current.offset)
             }
             return lhs
         }
@@ -187,6 +208,7 @@ struct Parser {
     mutating func additive() throws -> MappingExpression {
         var lhs = try multiplicative()
         while isSymbol("+") || isSymbol("-") {
+            try link()
             let op: ArithmeticOperator = isSymbol("+") ? .add : .subtract
             _ = advance()
             let rhs = try multiplicative()
@@ -198,6 +220,7 @@ struct Parser {
     mutating func multiplicative() throws -> MappingExpression {
         var lhs = try power()
         while isSymbol("*") || isSymbol("/") {
+            try link()
             let op: ArithmeticOperator = isSymbol("*") ? .multiply : .divide
             _ = advance()
             let rhs = try power()

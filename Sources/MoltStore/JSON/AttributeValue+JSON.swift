@@ -36,7 +36,9 @@ extension AttributeValue {
     /// expected; the caller adds where.
     static func read(json node: JSONNode, as type: AttributeType) throws -> AttributeValue? {
         func expected(_ what: String) -> MoltError {
-            MoltError(.fileReadCorruptFile, "expected \(what) for a \(type.rawValue) attribute, found \(node.kindName)")
+            MoltError(
+                .fileReadCorruptFile,
+                "expected \(what) for an attribute of type \(type.rawValue), found \(node.kindName)")
         }
         if node.isNull { return nil }
         switch type {
