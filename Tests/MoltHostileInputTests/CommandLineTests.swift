@@ -91,8 +91,8 @@ enum Molt {
         let folder = TemporaryDirectory("molt-hostile-output")
         let out = folder.path("stdout")
         let err = folder.path("stderr")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
