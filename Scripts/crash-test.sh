@@ -367,6 +367,10 @@ disk_check() { # label scenario dir status stderr-file store-sum-before
   fi
   if ((status >= 128)); then problem="killed by a signal ($status)"; fi
   grep -q "^molt: error: " "$err" || problem="$problem; no 'molt: error:' line"
+  # A failed run removes what it made (no recovery needed).
+  local made
+  made=$(leftovers "$dir" loose)
+  if [[ -n $made ]]; then problem="$problem; the failed run left: $made"; fi
   "$molt" recover "$dir/Contacts.sqlite" >/dev/null 2>&1 || problem="$problem; recover failed"
   local extra
   extra=$(leftovers "$dir" loose)

@@ -59,17 +59,40 @@ enum FileOperations {
 
     /// Writes a complete, synced copy of the file `from` at `to` (never a link: the copy must
     /// not change when `from` is changed in place).
+    /// A failed copy leaves nothing behind (on a full disk above all).
     static func copy(_ from: String, to: String) throws {
         let partial = to + ".partial"
         try? remove(partial)
         do {
-            try FileManager.default.copyItem(atPath: from, toPath: partial)
+            do {
+                try FileManager.default.copyItem(atPath: from, toPath: partial)
+            } catch {
+                throw MoltError(
+                    .fileWriteUnknown, "cannot copy the file to \(partial): \(reason(error))",
+                    location: SourceLocation(file: from))
+            }
+            try FileSync.sync(path: partial)
+            try rename(partial, to: to)
         } catch {
-            throw MoltError(
-                .fileWriteUnknown, "cannot copy: \(error.localizedDescription)", location: SourceLocation(file: from))
+            try? remove(partial)
+            throw error
         }
-        try FileSync.sync(path: partial)
-        try rename(partial, to: to)
+    }
+
+    /// What went wrong, in the system's words when Foundation wraps a system error ("File
+    /// too large", "No space left on device") rather than its generic "could not be completed".
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        // (On Linux the underlying error is not bridged to NSError by `as? NSError` from `Any`.)
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        for candidate in [error, underlying].compactMap({ $0 })
+        where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        if error.domain == NSCocoaErrorDomain, error.code == NSFileWriteOutOfSpaceError {
+            return String(cString: strerror(ENOSPC))
+        }
+        return error.localizedDescription
     }
 
     /// Links (or copies) a folder tree file by file.
