@@ -16,16 +16,11 @@ cd "$(dirname "$0")/.."
 target="${1:?usage: Scripts/fuzz.sh TARGET [RUNS|FILE]}"
 runs="${2:-100000}"
 case "$target" in
-    xml) product=FuzzXML ;;
-    plist) product=FuzzPlist ;;
-    model) product=FuzzModel ;;
-    mapping) product=FuzzMapping ;;
-    expression) product=FuzzExpression ;;
-    predicate) product=FuzzPredicate ;;
-    seed) product=FuzzSeed ;;
-    bplist) product=FuzzBinaryPlist ;;
+    xml | plist | model | mapping | expression | predicate | seed | bplist) ;;
     *) echo "unknown target $target (xml plist model mapping expression predicate seed bplist)" >&2; exit 64 ;;
 esac
+export MOLT_FUZZ_TARGET="$target"
+product=MoltFuzz
 
 MOLT_FUZZ_BUILD=1 swift build -c release --sanitize=fuzzer --package-path Fuzz --scratch-path .build-fuzz --product "$product" >&2
 binary=".build-fuzz/release/$product"
