@@ -58,9 +58,13 @@ public final class SQLiteConnection {
         case .immutable:
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Self.uriPath(path) + "?immutable=1"
-        case .readWrite: flags |= SQLITE_OPEN_READWRITE
-        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI
         }
+        // Writable connections take URIs so that `ATTACH` can open another file read-only
+        // (``attachReadOnly(_:as:)``); a plain path that happens to start with "file:" must
+        // still name a file.
+        if mode == .readWrite || mode == .create, path.hasPrefix("file:") { name = "./" + path }
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard let opened else {

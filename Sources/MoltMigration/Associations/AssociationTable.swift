@@ -124,6 +124,9 @@ final class AssociationTable {
             "SELECT COUNT(*) FROM (SELECT 1 FROM molt_associations WHERE mapping = ? GROUP BY destination_root, destination_pk)"
         )
         try query.bind([.integer(Int64(mapping))])
+        // Reset once read: a cached statement left on its row keeps a cursor open on the
+        // temporary database, which stops any DROP TABLE there.
+        defer { try? query.reset() }
         guard try query.step() else { return 0 }
         return Int(query.int64(at: 0))
     }

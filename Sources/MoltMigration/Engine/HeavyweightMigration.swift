@@ -19,8 +19,9 @@ public struct MigrationOptions: Sendable {
     /// Called with progress as the migration goes (from the migrating thread).
     public var progress: (@Sendable (MigrationProgress) -> Void)?
     /// Let a mapping that needs no per-object work (no policy, no filter, values SQL can
-    /// compute) run as SQL over a copy of the store instead of object by object. The result
-    /// is the same store; off, every object goes through the passes.
+    /// compute) run as SQL over a copy of the store instead of object by object, and let the
+    /// relate pass set Core Data's default relationship values in SQL (see `SetBasedRelate`).
+    /// The result is the same store; off, every object goes through the passes.
     public var allowsSQLCopy = true
     /// Called with the text of each SQL statement run on the store being migrated in place
     /// (values bound), in order: an audit of what the migration did.
@@ -217,12 +218,16 @@ public final class HeavyweightMigration: @unchecked Sendable {
 
         let progress = ProgressReporter(options.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
+        if options.allowsSQLCopy { manager.attachSource() }
         try transaction.begin()
         try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
-        try RelatePass(manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize)
-            .run()
+        try RelatePass(
+            manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
+            allowsSetBased: options.allowsSQLCopy
+        ).run(report: &report)
         try manager.writer.finish()
         try transaction.commit()
+        try manager.detachSource()
         try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).run()
         for entityMapping in mapping.entityMappings {
             guard let policy = manager.policies[entityMapping.name] else { continue }

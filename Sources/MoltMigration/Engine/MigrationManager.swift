@@ -41,6 +41,7 @@ public final class MigrationManager {
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
     private let cancellation = Cancellation()
+    let sqlState = SetBasedState()
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, logger: Logger, startDate: Date
@@ -110,6 +111,8 @@ public final class MigrationManager {
     /// "cancelled", when nil), the source store untouched. Safe to call from any thread.
     public func cancel(with error: (any Error & Sendable)? = nil) {
         cancellation.cancel(with: error)
+        let connection = destination.store.connection
+        sqlState.interruptIfRunning { connection.interrupt() }
     }
 
     /// Whether the migration has been cancelled.

@@ -77,6 +77,9 @@ public struct MigrationReport: Sendable {
     /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
     /// object loaded (see ``MigrationOptions/allowsSQLCopy``).
     public var setBased = false
+    /// The entity mappings whose relationships the relate pass set in SQL rather than object by
+    /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSQLCopy``).
+    public var relatedInSQL: [String] = []
     /// Why a lightweight migration could not run in place, when it could not.
     public var inPlaceObstacle: String?
     /// Seconds the migration took.

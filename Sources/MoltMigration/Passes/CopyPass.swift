@@ -53,53 +53,6 @@ struct CopyPass {
     }
 }
 
-/// Pass 2: for each entity mapping, each destination object it made goes to the policy's
-/// `createRelationships`.
-struct RelatePass {
-    let manager: MigrationManager
-    let transaction: BatchTransaction
-    let progress: ProgressReporter
-    let batchSize: Int
-
-    func run() throws {
-        let mappings = manager.mappingModel.entityMappings.filter {
-            $0.kind.readsSource && manager.policies[$0.name] != nil
-        }
-        var totals: [String: Int] = [:]
-        for mapping in mappings {
-            totals[mapping.name] = try manager.associations.destinationCount(of: try manager.number(of: mapping.name))
-        }
-        let total = totals.values.reduce(0, +)
-        var done = 0
-        for mapping in mappings {
-            let policy = manager.policies[mapping.name]!
-            manager.begin(mapping)
-            manager.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            let number = try manager.number(of: mapping.name)
-            var after: (root: Int, primaryKey: Int64) = (0, 0)
-            while true {
-                let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
-                guard let last = batch.last else { break }
-                after = (last.root, last.primaryKey)
-                for key in batch {
-                    try manager.checkCancelled()
-                    let object = DestinationObject(id: try manager.objectID(key, in: manager.destination))
-                    try PolicyCall.run(mapping, "createRelationships", object: object.id) {
-                        try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
-                    }
-                    done += 1
-                    try transaction.step()
-                    progress.report(.relate, mapping.name, done, total)
-                }
-            }
-            try PolicyCall.run(mapping, "endRelationshipCreation") {
-                try policy.endRelationshipCreation(mapping, manager: manager)
-            }
-        }
-        progress.report(.relate, nil, total, total, force: true)
-    }
-}
-
 extension EntityMapping.Kind {
     /// Whether mappings of this kind read source objects and run a policy.
     var readsSource: Bool { self == .copy || self == .transform || self == .custom }

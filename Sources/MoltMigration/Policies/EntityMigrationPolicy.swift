@@ -80,7 +80,7 @@ extension EntityMigrationPolicy {
     public func createRelationships(
         forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try manager.createDefaultRelationships(for: destination)
+        try manager.createRelationshipsByDefault(for: destination)
     }
 
     public func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}

@@ -1,0 +1,92 @@
+import Foundation
+import MoltMapping
+import MoltSQLite
+
+/// What the relate pass needs to run a mapping's relationships as SQL (``SetBasedRelate``):
+/// the source store attached to the new store's connection, a way to learn whether a policy
+/// keeps the default `createRelationships`, and SQL that cancelling interrupts.
+extension MigrationManager {
+    /// Attaches the source store, read-only, to the new store's connection (outside any
+    /// transaction). When that fails, relationships are made object by object.
+    func attachSource() {
+        do {
+            try destination.store.connection.attachReadOnly(source.store.url.path, as: SetBasedRelate.schema)
+            sqlState.sourceAttached = true
+        } catch {
+            logger.debug(
+                "relationships will be made object by object: the source cannot be attached",
+                metadata: ["molt.error": "\(error)"])
+        }
+    }
+
+    /// Detaches the source store (outside any transaction).
+    func detachSource() throws {
+        guard sqlState.sourceAttached else { return }
+        sqlState.sourceAttached = false
+        try destination.store.connection.detach(SetBasedRelate.schema)
+    }
+
+    /// Whether ``SetBasedRelate`` can read the source store.
+    var isSourceAttached: Bool { sqlState.sourceAttached }
+
+    /// Whether `policy`'s `createRelationships` is the default one: it is called for `object`
+    /// with the default made to answer instead of working. When the policy has its own, that
+    /// runs for `object` as usual (and the answer is false).
+    func keepsDefaultRelationships(
+        _ policy: any EntityMigrationPolicy, object: DestinationObject, mapping: EntityMapping
+    ) throws -> Bool {
+        sqlState.probing = true
+        sqlState.defaultAnswered = false
+        defer { sqlState.probing = false }
+        try PolicyCall.run(mapping, "createRelationships", object: object.id) {
+            try policy.createRelationships(forDestination: object, mapping: mapping, manager: self)
+        }
+        return sqlState.defaultAnswered
+    }
+
+    /// The default `createRelationships` of ``EntityMigrationPolicy``: the mapping's
+    /// relationship values, unless the relate pass is only asking whether this is the default.
+    func createRelationshipsByDefault(for destination: DestinationObject) throws {
+        if sqlState.probing {
+            sqlState.defaultAnswered = true
+            return
+        }
+        try createDefaultRelationships(for: destination)
+    }
+
+    /// Runs SQL on the new store that ``cancel(with:)`` interrupts; an interrupted statement
+    /// ends in the cancellation error.
+    func runInterruptibly<T>(_ body: () throws -> T) throws -> T {
+        sqlState.setRunning(true)
+        defer { sqlState.setRunning(false) }
+        try checkCancelled()
+        do {
+            return try body()
+        } catch let error as SQLiteError where error.code.primary == .interrupt {
+            try checkCancelled()
+            throw error
+        }
+    }
+}
+
+/// The manager's state for SQL relationships; `running` is read by other threads (cancel).
+final class SetBasedState: @unchecked Sendable {
+    var sourceAttached = false
+    var probing = false
+    var defaultAnswered = false
+    private let lock = NSLock()
+    private var running = false
+
+    func setRunning(_ value: Bool) {
+        lock.lock()
+        running = value
+        lock.unlock()
+    }
+
+    /// Calls `interrupt` when SQL is running (under the lock, so it cannot end meanwhile).
+    func interruptIfRunning(_ interrupt: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if running { interrupt() }
+    }
+}

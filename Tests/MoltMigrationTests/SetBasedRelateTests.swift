@@ -1,0 +1,166 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltMigration
+import MoltModel
+import MoltStore
+import MoltTestSupport
+import Testing
+
+/// A policy that changes nothing: its mappings leave the SQL copy, so their objects are made one
+/// by one, and their relationships may be set in SQL (the policy keeps the default).
+final class KeepsDefaultsTestPolicy: EntityMigrationPolicy {
+    static var policyName: String { "KeepsDefaultsTestPolicy" }
+    init() {}
+}
+
+/// A policy with its own `createRelationships`, which does the default work: the relate pass
+/// must call it for every object.
+final class OwnRelationshipsTestPolicy: EntityMigrationPolicy {
+    static var policyName: String { "OwnRelationshipsTestPolicy" }
+    nonisolated(unsafe) static var calls = 0
+    static let lock = NSLock()
+    init() {}
+
+    func createRelationships(
+        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        Self.lock.lock()
+        Self.calls += 1
+        Self.lock.unlock()
+        try manager.createDefaultRelationships(for: destination)
+    }
+}
+
+/// The relate pass in SQL gives the store the object-by-object pass gives, for every inference
+/// rule on seeded stores; mappings it cannot do exactly are left to the objects.
+@Suite("Relationships set in SQL")
+struct SetBasedRelateTests {
+    init() {
+        PolicyRegistry.register([KeepsDefaultsTestPolicy.self, OwnRelationshipsTestPolicy.self])
+    }
+
+    /// `mapping` with `policy` on every mapping that reads source objects.
+    static func withPolicy(_ mapping: MappingModel, _ policy: String) -> MappingModel {
+        var changed = mapping
+        for index in changed.entityMappings.indices
+        where [.copy, .transform, .custom].contains(changed.entityMappings[index].kind) {
+            changed.entityMappings[index].policyName = policy
+        }
+        return changed
+    }
+
+    @Test("same store as object by object, for every inference rule", arguments: InferenceCases.inferable)
+    func sameResult(_ inferenceCase: InferenceCase) throws {
+        let (source, destination) = try inferenceCase.models()
+        let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
+        for seeder in InPlaceEquivalenceTests.seeders {
+            let folder = TemporaryDirectory("molt-relate")
+            defer { withExtendedLifetime(folder) {} }
+            let original = folder.path("Store.sqlite")
+            _ = try ObjectStore.create(at: original, model: source) { try seeder.fill($0) }
+            let objects = try folder.copy(original, as: "Objects.sqlite")
+            let sql = try folder.copy(original, as: "SQL.sqlite")
+            var objectByObject = MigrationOptions()
+            objectByObject.allowsSQLCopy = false
+            let objectsResult = Result {
+                try HeavyweightMigration(
+                    store: objects, source: source, destination: destination, mapping: mapping, options: objectByObject
+                ).run()
+            }
+            let sqlResult = Result {
+                try HeavyweightMigration(store: sql, source: source, destination: destination, mapping: mapping).run()
+            }
+            switch (objectsResult, sqlResult) {
+            case (.success(let plain), .success(let report)):
+                #expect(plain.relatedInSQL.isEmpty)
+                #expect(!report.setBased)
+                #expect(
+                    try InPlaceEquivalenceTests.dump(sql, destination)
+                        == InPlaceEquivalenceTests.dump(objects, destination),
+                    "seed \(seeder.seed): relationships set in SQL (\(report.relatedInSQL)) differ from object by object"
+                )
+            case (.failure(let plainError), .failure(let sqlError)):
+                #expect(
+                    (plainError as? MoltError)?.code == (sqlError as? MoltError)?.code, "\(plainError) / \(sqlError)")
+            case (.success, .failure(let error)):
+                Issue.record("seed \(seeder.seed): only the SQL relate failed: \(error)")
+            case (.failure(let error), .success):
+                Issue.record("seed \(seeder.seed): only the SQL relate succeeded: \(error)")
+            }
+        }
+    }
+
+    @Test("a model with to-ones, to-manys and a many-to-many is related in SQL")
+    func relatedInSQL() throws {
+        let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
+        let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
+        let folder = TemporaryDirectory("molt-relate")
+        let store = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        let report = try HeavyweightMigration(store: store, source: source, destination: destination, mapping: mapping)
+            .run()
+        #expect(!report.relatedInSQL.isEmpty, "no mapping was related in SQL")
+        #expect(Set(report.relatedInSQL).isSubset(of: Set(mapping.entityMappings.map(\.name))))
+    }
+
+    @Test("objects a filter leaves out lose their links, as object by object")
+    func filtered() throws {
+        let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
+        var mapping = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        for index in mapping.entityMappings.indices {
+            switch mapping.entityMappings[index].sourceEntityName {
+            case "Tag": mapping.entityMappings[index].filter = MappingExpression(.falsePredicate)
+            case "Author": mapping.entityMappings[index].filter = MappingExpression(.truePredicate)
+            default: break
+            }
+        }
+        let folder = TemporaryDirectory("molt-relate")
+        let store = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        let expected = try folder.copy(store, as: "Expected.sqlite")
+        var objectByObject = MigrationOptions()
+        objectByObject.allowsSQLCopy = false
+        try HeavyweightMigration(
+            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
+        ).run()
+        let report = try HeavyweightMigration(store: store, source: source, destination: destination, mapping: mapping)
+            .run()
+        #expect(report.relatedInSQL.contains("Book"), "\(report.relatedInSQL)")
+        #expect(report.destinationCounts["Tag"] == 0)
+        #expect(
+            try InPlaceEquivalenceTests.dump(store, destination) == InPlaceEquivalenceTests.dump(expected, destination))
+    }
+
+    @Test("a policy with its own createRelationships is called for every object, and nothing is set in SQL")
+    func ownRelationships() throws {
+        let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
+        let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        let folder = TemporaryDirectory("molt-relate")
+        let store = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        let expected = try folder.copy(store, as: "Expected.sqlite")
+        var objectByObject = MigrationOptions()
+        objectByObject.allowsSQLCopy = false
+        try HeavyweightMigration(
+            store: expected, source: source, destination: destination,
+            mapping: Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName), options: objectByObject
+        ).run()
+        OwnRelationshipsTestPolicy.lock.lock()
+        OwnRelationshipsTestPolicy.calls = 0
+        OwnRelationshipsTestPolicy.lock.unlock()
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination,
+            mapping: Self.withPolicy(inferred, OwnRelationshipsTestPolicy.policyName)
+        ).run()
+        #expect(report.relatedInSQL.isEmpty)
+        OwnRelationshipsTestPolicy.lock.lock()
+        let calls = OwnRelationshipsTestPolicy.calls
+        OwnRelationshipsTestPolicy.lock.unlock()
+        #expect(calls == report.destinationCounts.values.reduce(0, +))
+        #expect(
+            try InPlaceEquivalenceTests.dump(store, destination) == InPlaceEquivalenceTests.dump(expected, destination))
+    }
+}
