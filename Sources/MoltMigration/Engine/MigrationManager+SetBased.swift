@@ -74,6 +74,10 @@ final class SetBasedState: @unchecked Sendable {
     var sourceAttached = false
     var probing = false
     var defaultAnswered = false
+    /// The relationships written in SQL so far.
+    var written: Set<SetBasedRelate.Written> = []
+    /// Entity mappings known to have kept every object's key (see `SetBasedRelate`).
+    var keepsKeys: [Int: Bool] = [:]
     private let lock = NSLock()
     private var running = false
 

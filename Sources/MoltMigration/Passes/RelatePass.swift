@@ -29,6 +29,8 @@ struct RelatePass {
         }
         let total = totals.values.reduce(0, +)
         var done = 0
+        // The pass starts now, even when its first mapping is related in SQL in one go.
+        progress.report(.relate, mappings.first?.name, 0, total, force: true)
         for mapping in mappings {
             let policy = manager.policies[mapping.name]!
             manager.begin(mapping)

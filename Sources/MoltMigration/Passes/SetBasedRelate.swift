@@ -34,11 +34,45 @@ struct SetBasedRelate {
         /// `SELECT s, o FROM …`: each link of the source relationship (source object's key, related
         /// object's key), in the attached source.
         let sourceLinks: String
-        /// The hierarchy number of the source relationship's destination.
+        /// The hierarchy number of the source relationship's destination, and its layout.
         let relatedRoot: Int
+        let related: EntityLayout
         /// The entity mapping that made the related objects' destinations; nil for any.
         let targetMapping: Int?
         /// The entity numbers the relationship accepts.
+        let targetKinds: [Int]
+        /// Where the destination links are stored, and the source links read.
+        let storedIn: LinkStorage
+        let readFrom: LinkStorage
+        /// How many related objects a source object has at most, and how many source objects
+        /// a related object: 1 or nil (many).
+        let sourceFanOut: Int?
+        let sourceFanIn: Int?
+    }
+
+    /// Where a relationship's links are, the same for both of its sides: a foreign key column
+    /// (in the to-one side's table) or a join table.
+    struct LinkStorage: Hashable {
+        let table: String
+        let column: String?
+
+        init(_ link: RelationshipLayout, in entity: EntityLayout) {
+            switch link.storage {
+            case .foreignKey(let column, _, _): (table, self.column) = (entity.table, column)
+            case .inverseForeignKey(let column, _, _): (table, self.column) = (link.destinationTable, column)
+            case .joinTable(let table, _, _, _, _, _): (self.table, column) = (table, nil)
+            }
+        }
+    }
+
+    /// A relationship written in SQL, remembered so that its inverse, when another mapping
+    /// would write the very same links from the other side, is not written twice.
+    struct Written: Hashable {
+        let storedIn: LinkStorage
+        let readFrom: LinkStorage
+        let mapping: Int
+        let targetMapping: Int
+        let entity: Int
         let targetKinds: [Int]
     }
 
@@ -48,6 +82,8 @@ struct SetBasedRelate {
     let mapping: EntityMapping
     let number: Int
     let sourceRoot: Int
+    /// The mapping's source entity in the source store, and its destination entity.
+    let source: EntityLayout
     let destination: EntityLayout
     let links: [Link]
 
@@ -75,16 +111,25 @@ struct SetBasedRelate {
                 guard let number = try? manager.number(of: name) else { return nil }
                 targetMapping = number
             }
+            let (fanOut, fanIn): (Int?, Int?)
+            switch sourceLink.storage {
+            case .foreignKey: (fanOut, fanIn) = (1, nil)
+            case .inverseForeignKey: (fanOut, fanIn) = (nil, 1)
+            case .joinTable: (fanOut, fanIn) = (nil, nil)
+            }
             links.append(
                 Link(
                     relationship: relationship, storage: destinationLink.storage,
                     targetTable: destinationLink.destinationTable, sourceLinks: sourceLinks, relatedRoot: relatedRoot,
-                    targetMapping: targetMapping, targetKinds: targets.kindNumbers))
+                    related: related,
+                    targetMapping: targetMapping, targetKinds: targets.kindNumbers,
+                    storedIn: LinkStorage(destinationLink, in: destination),
+                    readFrom: LinkStorage(sourceLink, in: source), sourceFanOut: fanOut, sourceFanIn: fanIn))
         }
         return SetBasedRelate(
             mapping: mapping, number: try manager.number(of: mapping.name),
             sourceRoot: manager.source.layout.entity(named: source.rootName)?.number ?? source.number,
-            destination: destination, links: links)
+            source: source, destination: destination, links: links)
     }
 
     /// The links of a source relationship as `SELECT s, o`, or nil for a mirrored join table.
@@ -120,25 +165,36 @@ struct SetBasedRelate {
 
     // MARK: Running
 
+    /// How one relationship is written.
+    private enum Strategy {
+        /// Its inverse was written from the other side with these very links.
+        case skip
+        /// Straight from the join into empty storage (each object gets at most one target where
+        /// that matters).
+        case direct
+        /// Through a table of pairs: clears what is there and settles objects claimed twice.
+        case pairs
+    }
+
     /// Sets every relationship of the mapping's destination objects; false (nothing written)
     /// when the associations rule the set-based pass out.
     func run(manager: MigrationManager) throws -> Bool {
         let connection = manager.destination.store.connection
-        let associations = "temp.molt_associations"
-        let madeOtherwise = try connection.scalar(
-            """
-            SELECT EXISTS (SELECT 1 FROM \(associations) WHERE mapping = ? AND destination_entity <> ?)
-                OR EXISTS (SELECT 1 FROM \(associations) WHERE mapping = ?
-                           GROUP BY destination_root, destination_pk HAVING count(*) > 1)
-            """, [.integer(Int64(number)), .integer(Int64(destination.number)), .integer(Int64(number))])
-        guard madeOtherwise?.integerValue == 0 else { return false }
+        guard try isOneToOne(number, entity: destination.number, connection) else { return false }
+        // Known for this run only: a policy's own createRelationships may associate more.
+        manager.sqlState.keepsKeys = [:]
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
         }
-        // The to-ones' pairs are made and checked before anything is written, so that a
+        var strategies: [Strategy] = []
+        for link in links {
+            strategies.append(try strategy(for: link, manager: manager))
+        }
+        let queries = try links.map { try linkQuery($0, manager: manager) }
+        // The to-ones written through pairs are checked before anything is written, so that a
         // fallback leaves the mapping's objects as the copy pass made them.
-        for (index, link) in links.enumerated() where !link.relationship.isToMany {
-            try fillPairs(link, into: Self.pairs(index), connection)
+        for (index, link) in links.enumerated() where !link.relationship.isToMany && strategies[index] == .pairs {
+            try fillPairs(queries[index], into: Self.pairs(index), connection)
             if try connection.scalar(
                 "SELECT EXISTS (SELECT 1 FROM temp.\(Self.pairs(index)) GROUP BY d HAVING count(*) > 1)")?
                 .integerValue != 0
@@ -148,19 +204,104 @@ struct SetBasedRelate {
         }
         for (index, link) in links.enumerated() {
             try manager.checkCancelled()
-            if link.relationship.isToMany { try fillPairs(link, into: Self.pairs(index), connection) }
-            try write(link, from: Self.pairs(index), connection)
-            try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
+            switch strategies[index] {
+            case .skip:
+                continue
+            case .direct:
+                try writeDirectly(link, queries[index], connection)
+            case .pairs:
+                if link.relationship.isToMany { try fillPairs(queries[index], into: Self.pairs(index), connection) }
+                try write(link, from: Self.pairs(index), connection)
+                try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
+            }
+            if let target = link.targetMapping {
+                manager.sqlState.written.insert(
+                    Written(
+                        storedIn: link.storedIn, readFrom: link.readFrom, mapping: number, targetMapping: target,
+                        entity: destination.number, targetKinds: link.targetKinds))
+            }
         }
         return true
+    }
+
+    /// Whether every destination object `mapping` made is of `entity` and made from one source.
+    private func isOneToOne(_ mapping: Int, entity: Int, _ connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
+                AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
+                                GROUP BY destination_root, destination_pk HAVING count(*) > 1)
+            """, [.integer(Int64(mapping)), .integer(Int64(entity))])?.integerValue == 1
+    }
+
+    /// Whether no source object gave `mapping` more than one destination object.
+    private func isFunction(_ mapping: Int, _ connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
+                               GROUP BY source_root, source_pk HAVING count(*) > 1)
+            """, [.integer(Int64(mapping))])?.integerValue == 1
+    }
+
+    private func strategy(for link: Link, manager: MigrationManager) throws -> Strategy {
+        let connection = manager.destination.store.connection
+        if let target = link.targetMapping,
+            let inverse = manager.sqlState.written.first(where: {
+                $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
+                    && $0.targetMapping == number
+            }),
+            inverse.targetKinds.contains(destination.number), link.targetKinds.contains(inverse.entity)
+        {
+            return .skip
+        }
+        guard let target = link.targetMapping else { return .pairs }
+        let empty: Bool
+        switch link.storage {
+        case .foreignKey(let column, _, _):
+            // One target per object: one related source object, made into one destination object.
+            guard link.sourceFanOut == 1, try isFunction(target, connection) else { return .pairs }
+            empty = try isEmpty(destination.table, column: column, connection)
+        case .inverseForeignKey(let column, _, _):
+            // One owner per target: one source object per related one, one source per target.
+            guard link.sourceFanIn == 1,
+                let targets = manager.destination.layout.entity(named: link.relationship.destinationEntityName),
+                try isOneToOne(target, entity: targets.number, connection)
+            else { return .pairs }
+            empty = try isEmpty(link.targetTable, column: column, connection)
+        case .joinTable(let table, _, _, _, _, _):
+            empty = try isEmpty(table, column: nil, connection)
+        }
+        return empty ? .direct : .pairs
+    }
+
+    /// Whether `table` holds no link: no row at all, or none with `column` set.
+    private func isEmpty(_ table: String, column: String?, _ connection: SQLiteConnection) throws -> Bool {
+        let condition = column.map { " WHERE \(SQL.identifier($0)) IS NOT NULL" } ?? ""
+        return try connection.scalar("SELECT NOT EXISTS (SELECT 1 FROM main.\(SQL.identifier(table))\(condition))")?
+            .integerValue == 1
     }
 
     /// The name of the temporary table holding the pairs of `links[index]`.
     private static func pairs(_ index: Int) -> String { "molt_relate_pairs_\(index)" }
 
-    /// Makes the temporary table `table` with the relationship's links: (destination object,
-    /// target, target's entity), each once.
-    private func fillPairs(_ link: Link, into table: String, _ connection: SQLiteConnection) throws {
+    /// `SELECT d, t, te`: the relationship's links in the destination (object, target, target's
+    /// entity), possibly repeated, with its bindings.
+    ///
+    /// When both mappings kept every object's key (each made one object with the source's key
+    /// from every object of a table holding only their entity, as a default migration does),
+    /// the destination links are the source links themselves. Otherwise each source link is
+    /// joined with its two associations. CROSS JOIN fixes that order (left to itself, the
+    /// planner, with no statistics on the fresh association table, may scan one mapping's
+    /// associations for each of the other's: quadratic).
+    private func linkQuery(_ link: Link, manager: MigrationManager) throws -> (sql: String, bindings: [SQLiteValue]) {
+        let connection = manager.destination.store.connection
+        if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, manager),
+            link.targetKinds.contains(targetEntity),
+            try keepsKeys(number, from: source, manager), try keepsKeys(target, from: link.related, manager),
+            try isOneToOne(target, entity: targetEntity, connection)
+        {
+            return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
+        }
         let kinds = link.targetKinds.map(String.init).joined(separator: ", ")
         var bindings: [SQLiteValue] = [
             .integer(Int64(sourceRoot)), .integer(Int64(number)), .integer(Int64(link.relatedRoot)),
@@ -170,20 +311,86 @@ struct SetBasedRelate {
             targetMapping = " AND at.mapping = ?"
             bindings.append(.integer(Int64(mapping)))
         }
+        let sql = """
+            SELECT am.destination_pk AS d, at.destination_pk AS t, at.destination_entity AS te
+            FROM (\(link.sourceLinks)) AS sl
+            CROSS JOIN temp.molt_associations AS am CROSS JOIN temp.molt_associations AS at
+            WHERE am.source_root = ? AND am.source_pk = sl.s AND am.mapping = ?
+            AND at.source_root = ? AND at.source_pk = sl.o\(targetMapping)
+            AND at.destination_entity IN (\(kinds))
+            """
+        return (sql, bindings)
+    }
+
+    /// The number of the destination entity of the entity mapping numbered `mapping`.
+    private func destinationEntity(of mapping: Int, _ manager: MigrationManager) -> Int? {
+        let mappings = manager.mappingModel.entityMappings
+        guard mappings.indices.contains(mapping - 1),
+            let name = mappings[mapping - 1].destinationEntityName
+        else { return nil }
+        return manager.destination.layout.entity(named: name)?.number
+    }
+
+    /// Whether `mapping` made from every object of `entity`, whose table holds no other
+    /// entity, a destination object with the same key, and from nothing else.
+    private func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ manager: MigrationManager) throws -> Bool {
+        guard entity.superNumber == 0, entity.kindNumbers == [entity.number] else { return false }
+        if let known = manager.sqlState.keepsKeys[mapping] { return known }
+        let answer =
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
+                                   WHERE mapping = ?1 AND (destination_pk <> source_pk OR source_entity <> ?2))
+                    AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1)
+                        = (SELECT count(*) FROM \(SQL.identifier(Self.schema)).\(SQL.identifier(entity.table)))
+                """, [.integer(Int64(mapping)), .integer(Int64(entity.number))])?.integerValue == 1
+        manager.sqlState.keepsKeys[mapping] = answer
+        return answer
+    }
+
+    /// Makes the temporary table `table` with the relationship's links, each once.
+    private func fillPairs(
+        _ links: (sql: String, bindings: [SQLiteValue]), into table: String, _ connection: SQLiteConnection
+    ) throws {
         try connection.execute(
             """
             DROP TABLE IF EXISTS temp.\(table);
             CREATE TEMP TABLE \(table) (d INTEGER NOT NULL, t INTEGER NOT NULL, te INTEGER NOT NULL, PRIMARY KEY (d, t));
             """)
-        try connection.run(
-            """
-            INSERT OR IGNORE INTO temp.\(table) (d, t, te)
-            SELECT am.destination_pk, at.destination_pk, at.destination_entity
-            FROM (\(link.sourceLinks)) AS sl
-            JOIN temp.molt_associations AS am ON am.source_root = ? AND am.source_pk = sl.s AND am.mapping = ?
-            JOIN temp.molt_associations AS at ON at.source_root = ? AND at.source_pk = sl.o\(targetMapping)
-            WHERE at.destination_entity IN (\(kinds))
-            """, bindings)
+        try connection.run("INSERT OR IGNORE INTO temp.\(table) (d, t, te) \(links.sql)", links.bindings)
+    }
+
+    /// Writes the links into storage that holds none (see ``strategy(for:manager:)``). The
+    /// links are materialized first: joined row by row with the table being updated, the
+    /// planner would read the source links again for every row.
+    private func writeDirectly(
+        _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ connection: SQLiteConnection
+    ) throws {
+        let (query, bindings) = links
+        switch link.storage {
+        case .foreignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(destination.table)
+            try connection.run(
+                """
+                WITH x AS MATERIALIZED (\(query))
+                UPDATE \(table) SET \(SQL.identifier(column)) = x.t\(entityColumn.map { ", \(SQL.identifier($0)) = x.te" } ?? "")
+                FROM x WHERE \(table)."Z_PK" = x.d
+                """, bindings)
+        case .inverseForeignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(link.targetTable)
+            try connection.run(
+                """
+                WITH x AS MATERIALIZED (\(query))
+                UPDATE \(table) SET \(SQL.identifier(column)) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
+                FROM x WHERE \(table)."Z_PK" = x.t
+                """, bindings)
+        case .joinTable(let joinTable, let own, let other, _, _, _):
+            try connection.run(
+                """
+                INSERT OR IGNORE INTO main.\(SQL.identifier(joinTable)) (\(SQL.identifier(own)), \(SQL.identifier(other)))
+                SELECT d, t FROM (\(query))
+                """, bindings)
+        }
     }
 
     /// Makes the destination links of the mapping's objects exactly the pairs.
