@@ -28,6 +28,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case seed
     /// A binary property list (a store's `Z_METADATA.Z_PLIST`), read as store metadata.
     case bplist
+    /// Raw DEFLATE data (a store's `Z_MODELCACHE`), inflated with a 4 MB limit.
+    case inflate
+    /// A compiled model (an inflated `Z_MODELCACHE`): decoded, hashed, written as an Xcode
+    /// model and read back with the same hashes.
+    case modelarchive
 
     /// The file name errors must carry.
     public static let fileName = "fuzz-input"
@@ -44,6 +49,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .predicate: TextTargets.predicate(data)
         case .seed: SeedTarget.shared.run(data)
         case .bplist: XMLTargets.binaryPropertyList(data)
+        case .inflate: ArchiveTargets.inflate(data)
+        case .modelarchive: ArchiveTargets.modelArchive(data)
         }
     }
 
@@ -68,13 +75,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             ]
         case .seed:
             return ["\(root)/MappingModels/Examples/Blog.json"]
-        case .expression, .predicate, .bplist:
+        case .expression, .predicate, .bplist, .inflate, .modelarchive:
             return []  // written by ``exampleInputs`` from the mapping files and the example store
         }
     }
 
     /// The seed corpus: the example files, plus the expressions and filters of the mapping
-    /// files (for the text targets) and the example store's metadata (for `bplist`).
+    /// files (for the text targets), the example store's metadata (for `bplist`), DEFLATE
+    /// vectors (for `inflate`) and the example models as compiled archives (for `modelarchive`).
     public func exampleInputs() -> [Data] {
         var inputs = examplePaths.compactMap { FileManager.default.contents(atPath: $0) }
         switch self {
@@ -82,6 +90,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             inputs += FuzzFiles.exampleExpressions(filtersOnly: self == .predicate).map { Data($0.utf8) }
         case .bplist:
             if let metadata = FuzzFiles.exampleStoreMetadata() { inputs.append(metadata) }
+        case .inflate:
+            inputs += ArchiveTargets.inflateExamples()
+        case .modelarchive:
+            inputs += ArchiveTargets.modelArchiveExamples()
         default:
             break
         }

@@ -33,7 +33,7 @@ struct MoltCommand: ParsableCommand {
             "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
         subcommands: [
             Migrate.self, Upgrade.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self,
-            CheckModel.self, CheckMapping.self, StampMapping.self,
+            CheckModel.self, CheckMapping.self, StampMapping.self, ConvertMapping.self, ExtractModel.self,
         ]
     )
 }

@@ -16,6 +16,7 @@ struct MutationFuzzTests {
         switch target {
         case .mapping, .predicate, .seed: 800
         case .model: 1500
+        case .modelarchive: 1500
         default: 4000
         }
     }
@@ -26,6 +27,9 @@ struct MutationFuzzTests {
         case .expression, .predicate: Mutator.expressionTokens
         case .seed: Mutator.jsonTokens
         case .bplist: ["bplist00", "\u{FF}", "\u{0}", "\u{D0}", "\u{AF}", "\u{5F}", "\u{6F}", "\u{13}"]
+        case .inflate: ["\u{0}", "\u{1}", "\u{3}", "\u{5}", "\u{FF}", "\u{FF}\u{FF}", "\u{7F}"]
+        case .modelarchive:
+            ["bplist00", "\u{80}", "\u{1}", "\u{0}", "_P", "NSAttributeType", "NSMaxCount", "NSSuperentity", "$class"]
         }
     }
 

@@ -16,9 +16,10 @@ internal import MoltXML
 public struct MappingReader {
     public init() {}
 
-    /// Reads a mapping file; throws the first problem found.
-    public func read(contentsOf url: URL) throws -> MappingModel {
-        let (model, diagnostics) = try readReportingAll(contentsOf: url)
+    /// Reads a mapping file; throws the first problem found. `displayName` (default: the
+    /// path) names it in messages.
+    public func read(contentsOf url: URL, displayName: String? = nil) throws -> MappingModel {
+        let (model, diagnostics) = try readReportingAll(contentsOf: url, displayName: displayName)
         if let first = diagnostics.errors.first {
             var error = MoltError(
                 .fileReadCorruptFile, first.message, location: first.location, entity: first.entity,
@@ -32,7 +33,8 @@ public struct MappingReader {
         }
         guard let model else {
             throw MoltError(
-                .fileReadCorruptFile, "the mapping file could not be read", location: SourceLocation(file: url.path))
+                .fileReadCorruptFile, "the mapping file could not be read",
+                location: SourceLocation(file: displayName ?? url.path))
         }
         return model
     }
@@ -145,7 +147,7 @@ private struct ReadRun {
                 if let filter = expression(
                     child.text, origin: origin, fallback: childLocation, mapping: name, property: nil)
                 {
-                    if !Self.canBeCondition(filter) {
+                    if !EntityMappingRules.canBeCondition(filter) {
                         error(
                             "a filter must be a condition, such as status != \"deleted\"",
                             at: origin?.location(ofOffset: filter.offset, element: "filter") ?? childLocation,
@@ -207,67 +209,10 @@ private struct ReadRun {
         }
     }
 
-    /// Whether an expression can stand as a filter: not a literal, aggregate or arithmetic.
-    static func canBeCondition(_ expression: MappingExpression) -> Bool {
-        switch expression.kind {
-        case .constant(.bool), .comparison, .and, .or, .not, .truePredicate, .falsePredicate, .keyPath, .variable,
-            .function, .call, .ternary, .index:
-            true
-        default:
-            false
-        }
-    }
-
-    /// What each mapping type needs and allows.
+    /// What each mapping type needs and allows (``EntityMappingRules``).
     mutating func checkShape(of mapping: EntityMapping, at location: SourceLocation) {
-        let name = mapping.name
-        let hasProperties = !mapping.attributeMappings.isEmpty || !mapping.relationshipMappings.isEmpty
-        switch mapping.kind {
-        case .add:
-            if mapping.destinationEntityName == nil {
-                error("an add mapping needs a destination entity", at: location, entity: name)
-            }
-            if mapping.sourceEntityName != nil {
-                error("an add mapping has no source entity", at: location, entity: name)
-            }
-            if mapping.filter != nil || hasProperties {
-                error(
-                    "an add mapping creates no objects, so it takes no filter or property mappings", at: location,
-                    entity: name)
-            }
-        case .remove:
-            if mapping.sourceEntityName == nil {
-                error("a remove mapping needs a source entity", at: location, entity: name)
-            }
-            if mapping.destinationEntityName != nil {
-                error("a remove mapping has no destination entity", at: location, entity: name)
-            }
-            if mapping.filter != nil || hasProperties {
-                error("a remove mapping takes no filter or property mappings", at: location, entity: name)
-            }
-        case .copy:
-            if mapping.sourceEntityName == nil || mapping.destinationEntityName == nil {
-                error("a copy mapping needs a source and a destination entity", at: location, entity: name)
-            }
-            if hasProperties {
-                error(
-                    "a copy mapping copies every property; to change some, make it a transform mapping", at: location,
-                    entity: name)
-            }
-        case .transform:
-            if mapping.sourceEntityName == nil || mapping.destinationEntityName == nil {
-                error("a transform mapping needs a source and a destination entity", at: location, entity: name)
-            }
-        case .custom:
-            if mapping.policyName == nil {
-                error("a custom mapping needs a policy (policy=\"…\")", at: location, entity: name)
-            }
-            if mapping.sourceEntityName == nil && mapping.destinationEntityName == nil {
-                error("a custom mapping needs a source or a destination entity", at: location, entity: name)
-            }
-        }
-        if mapping.policyName != nil, mapping.kind == .add || mapping.kind == .remove {
-            warning("a policy on an \(mapping.kind.rawValue) mapping never runs", at: location, entity: name)
+        for (severity, message) in EntityMappingRules.problems(of: mapping) {
+            diagnostics.append(Diagnostic(severity, message, location: location, entity: mapping.name))
         }
     }
 }

@@ -44,6 +44,12 @@ public final class StoreUpgrade: @unchecked Sendable {
     public let options: MigrationOptions
     /// Called as the upgrade goes (from the upgrading thread). Set it before ``run()``.
     public var progress: (@Sendable (UpgradeProgress) -> Void)?
+    /// When the store matches no version given, migrate it from its own embedded model
+    /// (`Z_MODELCACHE`) if that model's hashes match the store: one lightweight step to the
+    /// destination, as Core Data does with its model cache (see
+    /// ``UpgradePlanner/plan(fromEmbedded:storePath:to:)``). Off by default: without it such a
+    /// store fails with 134130. Set it before ``plan()`` or ``run()``.
+    public var allowsEmbeddedSourceModel = false
 
     private let lock = NSLock()
     private var cancelled = false
@@ -70,8 +76,28 @@ public final class StoreUpgrade: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         let files = StoreFiles(store)
         let interrupted = FileOperations.exists(files.new) || FileOperations.exists(files.intent)
-        let metadata = try SQLiteStore(at: store, logger: options.logger).metadata
-        var plan = try planner.plan(storeHashes: metadata.entityVersionHashes, storePath: store.path, to: destination)
+        let sqlite = try SQLiteStore(at: store, logger: options.logger)
+        defer { sqlite.connection.close() }
+        let metadata = sqlite.metadata
+        var plan: UpgradePlan
+        do {
+            plan = try planner.plan(storeHashes: metadata.entityVersionHashes, storePath: store.path, to: destination)
+        } catch var error as MoltError where allowsEmbeddedSourceModel && error.code == .missingSourceModel {
+            guard let embedded = try sqlite.embeddedModel() else {
+                error.details.append("the store has no embedded model (its Z_MODELCACHE is absent or empty)")
+                throw error
+            }
+            guard embedded.matchesStore else {
+                error.details.append("the store's embedded model does not match it either: \(embedded.compatibility)")
+                throw error
+            }
+            options.logger.notice(
+                "using the store's embedded model: its hashes match the store",
+                metadata: ["molt.store": "\(store.path)"])
+            var embeddedPlan = try planner.plan(fromEmbedded: embedded.model, storePath: store.path, to: destination)
+            embeddedPlan.interruptedMigration = interrupted
+            return embeddedPlan
+        }
         plan.interruptedMigration = interrupted
         guard let mark = UpgradeMark(metadata.additionalEntries[Self.progressKey]) else { return plan }
         if mark.completed == .willMigrate, let stage = planner.stages.first(where: mark.isAbout) {
@@ -111,6 +137,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         let plan = try plan()
         var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
         report.recovery = recovery
+        report.usedEmbeddedSourceModel = plan.usesEmbeddedSourceModel
         let count = plan.steps.count
         logger.debug(
             "upgrade planned",
@@ -311,6 +338,7 @@ public final class StoreUpgrade: @unchecked Sendable {
             store: copy, versions: planner.versions, mappingFiles: planner.mappingFiles, order: planner.order,
             to: destination, stages: planner.stages, options: copyOptions)
         upgrade.progress = progress
+        upgrade.allowsEmbeddedSourceModel = allowsEmbeddedSourceModel
         lock.lock()
         activeCopy = upgrade
         let stop = cancelled

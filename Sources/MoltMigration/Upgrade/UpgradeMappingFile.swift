@@ -27,9 +27,10 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
         self.url = url
     }
 
-    /// Reads the mapping file at `url`; throws the file's first problem (with file and line).
+    /// Reads the mapping file (or Xcode mapping model) at `url`; throws the file's first
+    /// problem (with file and line).
     public init(contentsOf url: URL) throws {
-        self.init(name: url.lastPathComponent, mapping: try MappingReader().read(contentsOf: url), url: url)
+        self.init(name: url.lastPathComponent, mapping: try MappingFile.read(contentsOf: url), url: url)
     }
 
     /// The path (or name) used in error locations.
@@ -37,9 +38,10 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// Reads every `*.xml` file of `folder`, in name order. A file with errors stops everything
-    /// (the error names its file and line). An XML file whose root element is not
-    /// `<mapping-model>` is not a mapping file: it is skipped, with a log line.
+    /// Reads every `*.xml` file and every Xcode mapping model (`*.xcmappingmodel` folder) of
+    /// `folder`, in name order. A file with errors stops everything (the error names its file
+    /// and line). An XML file whose root element is not `<mapping-model>` is not a mapping
+    /// file: it is skipped, with a log line.
     public static func readFolder(
         _ folder: URL, logger: Logger = Logger(label: "molt.upgrade")
     ) throws
@@ -53,8 +55,13 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
             throw FileErrors.readFailed(folder.path, underlying: error)
         }
         var files: [UpgradeMappingFile] = []
-        for name in names.sorted() where name.lowercased().hasSuffix(".xml") && !name.hasPrefix(".") {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
+            if name.lowercased().hasSuffix(".xcmappingmodel") {
+                files.append(try UpgradeMappingFile(contentsOf: url))
+                continue
+            }
+            guard name.lowercased().hasSuffix(".xml") else { continue }
             let data: Data
             do {
                 data = try Data(contentsOf: url)
@@ -70,33 +77,5 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
             files.append(try UpgradeMappingFile(contentsOf: url))
         }
         return files
-    }
-}
-
-/// The name of an XML document's root element, read from its first bytes without parsing the
-/// document: enough to tell a mapping file from other XML. Nil when it cannot be told (the
-/// mapping reader then reports what is wrong).
-enum XMLRootName {
-    static func of(_ data: Data) -> String? {
-        var text = Substring(String(decoding: data.prefix(64 * 1024), as: UTF8.self))
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        while true {
-            text = text.drop { $0.isWhitespace }
-            if text.hasPrefix("<?") {
-                guard let end = text.range(of: "?>") else { return nil }
-                text = text[end.upperBound...]
-            } else if text.hasPrefix("<!--") {
-                guard let end = text.range(of: "-->") else { return nil }
-                text = text[end.upperBound...]
-            } else if text.hasPrefix("<!") {
-                guard let end = text.firstIndex(of: ">") else { return nil }
-                text = text[text.index(after: end)...]
-            } else if text.hasPrefix("<") {
-                let name = text.dropFirst().prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
-                return name.isEmpty ? nil : String(name)
-            } else {
-                return nil
-            }
-        }
     }
 }

@@ -91,6 +91,9 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     /// Whether an interrupted migration left files beside the store (they are finished or
     /// removed before the upgrade starts, which may change the store's version).
     public internal(set) var interruptedMigration = false
+    /// Whether the store matched no version given and the plan starts from its embedded model
+    /// (``StoreUpgrade/allowsEmbeddedSourceModel``).
+    public internal(set) var usesEmbeddedSourceModel = false
 
     /// Whether there is nothing to migrate.
     public var isUpToDate: Bool { steps.isEmpty }
@@ -102,6 +105,10 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
             lines.append(
                 "An interrupted migration left files beside the store: they are finished or removed first, which may change this plan."
             )
+        }
+        if usesEmbeddedSourceModel {
+            lines.append(
+                "No version given matches the store: using the store's embedded model, whose hashes match the store.")
         }
         let from = storeVersion.description
         if steps.isEmpty {

@@ -86,6 +86,8 @@ public struct UpgradeReport: Sendable {
     public var recovery: StoreRecovery.Outcome = .nothingToDo
     /// Seconds the upgrade took.
     public var duration: Double = 0
+    /// Whether the store matched no version given and its embedded model was the source.
+    public var usedEmbeddedSourceModel = false
 
     /// Whether the store was already at the destination.
     public var wasUpToDate: Bool { steps.isEmpty }

@@ -19,7 +19,7 @@ struct CheckMapping: ParsableCommand {
             bundle's current version.
             """)
 
-    @Argument(help: "The mapping file (.xml).")
+    @Argument(help: "The mapping file (.xml), or an Xcode mapping model (.xcmappingmodel).")
     var mapping: String
 
     @OptionGroup var models: ModelPairOptions
@@ -33,7 +33,7 @@ struct CheckMapping: ParsableCommand {
         _ = global.bootstrap()
         var failed = false
         try global.run {
-            let (model, readProblems) = try MappingReader().readReportingAll(
+            let (model, readProblems) = try MappingFile.readReportingAll(
                 contentsOf: URL(fileURLWithPath: mapping), displayName: mapping)
             var diagnostics = readProblems
             if let model {

@@ -6,9 +6,11 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a store's metadata, entity hashes, object counts, journal mode and companion files.",
         discussion: """
-            The store is opened read-only and never changed. With --model, also says whether the \
-            model (or which version of a .xcdatamodeld bundle) matches the store; exits with 3 \
-            when none does.
+            The store is opened read-only and never changed. A store with an embedded model \
+            (Z_MODELCACHE, written by Core Data since about 2016) has it listed, entity by entity, \
+            with whether its hashes match the store (molt extract-model writes it out). With \
+            --model, also says whether the model (or which version of a .xcdatamodeld bundle) \
+            matches the store; exits with 3 when none does.
             """)
 
     @Argument(help: "The store file (.sqlite).")
@@ -74,6 +76,8 @@ struct StoreReport: Encodable {
     var versionIdentifiers: [String]
     var versionHashesDigest: String?
     var hasModelCache: Bool
+    /// The store's own model (Z_MODELCACHE), when it has one.
+    var embeddedModel: EmbeddedModelReport?
     var otherMetadataKeys: [String]
     var entities: [EntityRow]
     var model: ModelMatchReport?
@@ -101,6 +105,7 @@ struct StoreReport: Encodable {
         versionIdentifiers = metadata.versionIdentifiers
         versionHashesDigest = metadata.versionHashesDigest
         hasModelCache = try store.hasModelCache()
+        embeddedModel = hasModelCache ? EmbeddedModelReport(store: store) : nil
         otherMetadataKeys = metadata.additionalEntries.keys.sorted()
         let counts = Dictionary(try store.objectCounts().map { ($0.entity, $0.count) }, uniquingKeysWith: { a, _ in a })
         let records = Dictionary(store.entityRecords.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -153,6 +158,7 @@ struct StoreReport: Encodable {
             "Identifiers:  \(versionIdentifiers.isEmpty ? "none" : versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
         )
         Output.line("Model cache:  \(hasModelCache ? "present (Z_MODELCACHE)" : "none")")
+        embeddedModel?.printText()
         if !otherMetadataKeys.isEmpty {
             Output.line("Other keys:   \(otherMetadataKeys.joined(separator: ", "))")
         }

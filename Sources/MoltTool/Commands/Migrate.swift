@@ -39,7 +39,10 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var models: ModelPairOptions
 
-    @Option(help: "The mapping file (.xml). Without one, the mapping is inferred and the store changed in place.")
+    @Option(
+        help:
+            "The mapping file (.xml or an Xcode .xcmappingmodel). Without one, the mapping is inferred and the store changed in place."
+    )
     var mapping: String?
 
     @Flag(help: "Keep the old store as NAME.molt-backup-<time>.EXT beside the new one.")
@@ -51,6 +54,13 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
     var progress = false
 
+    @Flag(
+        name: .customLong("source-model-from-store"),
+        help:
+            "When no version of --from matches the store, use the store's own embedded model (Z_MODELCACHE) if its hashes match the store."
+    )
+    var sourceModelFromStore = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -59,7 +69,7 @@ struct Migrate: ParsableCommand {
         try global.run {
             let url = URL(fileURLWithPath: store)
             try StoreRecovery.recover(at: url, logger: logger)
-            let mappingModel = try mapping.map { try MappingReader().read(contentsOf: URL(fileURLWithPath: $0)) }
+            let mappingModel = try mapping.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
             let source = try sourceModel(for: url, mapping: mappingModel)
             let destination = try ModelPairOptions.model(
                 models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
@@ -104,7 +114,12 @@ struct Migrate: ParsableCommand {
         }
         let source = try ModelArguments.source(models.from)
         let store = try SQLiteStore(at: url)
-        let model = try store.matchingModel(from: source)
+        let choice = try store.sourceModel(from: source, allowsEmbeddedSourceModel: sourceModelFromStore)
+        let model = choice.model
+        if choice.isEmbedded {
+            Output.note("using the store's embedded model: its hashes match the store")
+            return model
+        }
         if let expected = mapping?.sourceModelName, let actual = model.name, expected != actual {
             throw MoltError(
                 .missingMappingModel,

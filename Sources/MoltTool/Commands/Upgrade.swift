@@ -14,7 +14,8 @@ struct Upgrade: ParsableCommand {
         discussion: """
             The store's version is the bundle version whose entity hashes equal the store's \
             (versions with identical hashes count as one). Every *.xml file in --mappings is read \
-            as a mapping file (an XML file whose root is not <mapping-model> is skipped); each \
+            as a mapping file (an XML file whose root is not <mapping-model> is skipped), and \
+            so is every Xcode mapping model (*.xcmappingmodel); each \
             connects the two versions whose hashes it records (molt stamp-mapping writes them), \
             whatever the file is called; when it records too few, the version names the file \
             declares decide. A file with errors stops the upgrade.
@@ -50,7 +51,7 @@ struct Upgrade: ParsableCommand {
     @Option(help: "The model versions: a .xcdatamodeld bundle or a folder of .xcdatamodel versions.")
     var models: String
 
-    @Option(help: "The folder of mapping files (*.xml), and optionally versions.txt.")
+    @Option(help: "The folder of mapping files (*.xml, *.xcmappingmodel), and optionally versions.txt.")
     var mappings: String
 
     @Option(help: "The destination version (default: the bundle's current version).")
@@ -72,6 +73,13 @@ struct Upgrade: ParsableCommand {
 
     @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
     var progress = false
+
+    @Flag(
+        name: .customLong("source-model-from-store"),
+        help:
+            "When no version matches the store, migrate from the store's own embedded model (Z_MODELCACHE), if its hashes match the store, in one inferred step."
+    )
+    var sourceModelFromStore = false
 
     @OptionGroup var global: GlobalOptions
 
@@ -97,6 +105,7 @@ struct Upgrade: ParsableCommand {
                 store: url, versions: try UpgradeVersions(contentsOf: URL(fileURLWithPath: models)),
                 mappingFiles: try UpgradeMappingFile.readFolder(folder, logger: logger), order: order, to: to,
                 options: options)
+            upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
             if plan {
                 try upgrade.plan().lines.forEach { Output.line($0) }
                 return
@@ -126,6 +135,10 @@ struct Upgrade: ParsableCommand {
     }
 
     func summarize(_ report: UpgradeReport) {
+        if report.usedEmbeddedSourceModel {
+            Output.line(
+                "Used the store's embedded model as the source: no version given matches the store, and its hashes do.")
+        }
         if let resumed = report.resumedStage {
             Output.line("Finished the stage \(resumed) left by an interrupted upgrade.")
         }
