@@ -29,7 +29,8 @@ final class AssociationTable {
                 source_root INTEGER NOT NULL, source_pk INTEGER NOT NULL, source_entity INTEGER NOT NULL,
                 destination_root INTEGER NOT NULL, destination_pk INTEGER NOT NULL, destination_entity INTEGER NOT NULL
             );
-            CREATE INDEX temp.molt_associations_by_source ON molt_associations (source_root, source_pk, mapping);
+            CREATE UNIQUE INDEX temp.molt_associations_by_source
+                ON molt_associations (source_root, source_pk, mapping, destination_root, destination_pk);
             CREATE INDEX temp.molt_associations_by_destination
                 ON molt_associations (mapping, destination_root, destination_pk);
             """)
@@ -44,20 +45,17 @@ final class AssociationTable {
 
     /// Records that `mapping` made `destination` from `source` (once per pair).
     func associate(mapping: Int, source: Key, destination: Key) throws {
+        // The unique index keeps each pair once.
         let insert = try statement(
             """
-            INSERT INTO molt_associations
+            INSERT OR IGNORE INTO molt_associations
                 (mapping, source_root, source_pk, source_entity, destination_root, destination_pk, destination_entity)
-            SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
-                SELECT 1 FROM molt_associations WHERE source_root = ? AND source_pk = ? AND mapping = ?
-                AND destination_root = ? AND destination_pk = ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.bind([
             .integer(Int64(mapping)), .integer(Int64(source.root)), .integer(source.primaryKey),
             .integer(Int64(source.entity)),
             .integer(Int64(destination.root)), .integer(destination.primaryKey), .integer(Int64(destination.entity)),
-            .integer(Int64(source.root)), .integer(source.primaryKey), .integer(Int64(mapping)),
-            .integer(Int64(destination.root)), .integer(destination.primaryKey),
         ])
         try insert.run()
     }

@@ -20,14 +20,38 @@ public struct EntityLayout: Sendable, Hashable {
     /// Persistent relationships, inherited ones first, each with how it is stored.
     public let relationships: [RelationshipLayout]
 
+    /// Positions in ``attributes`` and ``relationships`` by name (looked up for every value a
+    /// migration reads or writes).
+    private let attributeIndex: [String: Int]
+    private let relationshipIndex: [String: Int]
+
+    init(
+        name: String, number: Int, superNumber: Int, isAbstract: Bool, rootName: String, table: String,
+        kindNumbers: [Int], attributes: [AttributeColumn], relationships: [RelationshipLayout]
+    ) {
+        self.name = name
+        self.number = number
+        self.superNumber = superNumber
+        self.isAbstract = isAbstract
+        self.rootName = rootName
+        self.table = table
+        self.kindNumbers = kindNumbers
+        self.attributes = attributes
+        self.relationships = relationships
+        attributeIndex = Dictionary(
+            attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+        relationshipIndex = Dictionary(
+            relationships.enumerated().map { ($1.relationship.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The attribute column for `name`.
     public func attribute(named name: String) -> AttributeColumn? {
-        attributes.first { $0.attribute.name == name }
+        attributeIndex[name].map { attributes[$0] }
     }
 
     /// The relationship layout for `name`.
     public func relationship(named name: String) -> RelationshipLayout? {
-        relationships.first { $0.relationship.name == name }
+        relationshipIndex[name].map { relationships[$0] }
     }
 }
 
