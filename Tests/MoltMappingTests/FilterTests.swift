@@ -20,6 +20,7 @@ final class FilterFixture: @unchecked Sendable {
 
     init() throws {
         model = try Examples.model()
+        folder.removeAtExit()
         url = folder.path("filters.sqlite")
         _ = try ObjectStore.create(at: url, model: model) { writer in
             let authors = try (0..<3).map { index in

@@ -50,6 +50,12 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// For a folder held by a static fixture (never released): removes it when the test
+    /// process exits instead.
+    public func removeAtExit() {
+        ExitCleanup.register(url)
+    }
+
     /// A path inside the folder.
     public func path(_ name: String) -> URL {
         url.appendingPathComponent(name)
@@ -133,5 +139,29 @@ public enum Examples {
     /// A version of the example model: "Blog" (the first) or "Blog 2" (the current).
     public static func model(_ version: String = "Blog") throws -> ObjectModel {
         try ModelBundle(url: bundle).model(named: version)
+    }
+}
+
+/// Folders removed when the process exits (static fixtures outlive every test).
+enum ExitCleanup {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var folders: [URL] = []
+    nonisolated(unsafe) private static var installed = false
+
+    static func register(_ url: URL) {
+        lock.lock()
+        defer { lock.unlock() }
+        folders.append(url)
+        if !installed {
+            installed = true
+            atexit { ExitCleanup.removeAll() }
+        }
+    }
+
+    static func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+        folders = []
     }
 }
