@@ -76,8 +76,17 @@ final class SetBasedState: @unchecked Sendable {
     var defaultAnswered = false
     /// The relationships written in SQL so far.
     var written: Set<SetBasedRelate.Written> = []
-    /// Entity mappings known to have kept every object's key (see `SetBasedRelate`).
-    var keepsKeys: [Int: Bool] = [:]
+    /// Facts about the association table learnt during one mapping's SQL relate (which
+    /// mappings kept keys, are one-to-one…), by question.
+    var associationFacts: [String: Bool] = [:]
+
+    /// The answer to `question`, asked once per mapping's run.
+    func fact(_ question: String, _ answer: () throws -> Bool) rethrows -> Bool {
+        if let known = associationFacts[question] { return known }
+        let found = try answer()
+        associationFacts[question] = found
+        return found
+    }
     private let lock = NSLock()
     private var running = false
 

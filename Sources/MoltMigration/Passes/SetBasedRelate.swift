@@ -180,9 +180,10 @@ struct SetBasedRelate {
     /// when the associations rule the set-based pass out.
     func run(manager: MigrationManager) throws -> Bool {
         let connection = manager.destination.store.connection
-        guard try isOneToOne(number, entity: destination.number, connection) else { return false }
-        // Known for this run only: a policy's own createRelationships may associate more.
-        manager.sqlState.keepsKeys = [:]
+        // Facts about the associations hold for this run only: a policy's own
+        // createRelationships may associate more.
+        manager.sqlState.associationFacts = [:]
+        guard try isOneToOne(number, entity: destination.number, manager) else { return false }
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
         }
@@ -190,11 +191,13 @@ struct SetBasedRelate {
         for link in links {
             strategies.append(try strategy(for: link, manager: manager))
         }
-        let queries = try links.map { try linkQuery($0, manager: manager) }
+        let queries = try links.indices.map { index in
+            strategies[index] == .skip ? nil : try linkQuery(links[index], manager: manager)
+        }
         // The to-ones written through pairs are checked before anything is written, so that a
         // fallback leaves the mapping's objects as the copy pass made them.
         for (index, link) in links.enumerated() where !link.relationship.isToMany && strategies[index] == .pairs {
-            try fillPairs(queries[index], into: Self.pairs(index), connection)
+            try fillPairs(queries[index]!, into: Self.pairs(index), connection)
             if try connection.scalar(
                 "SELECT EXISTS (SELECT 1 FROM temp.\(Self.pairs(index)) GROUP BY d HAVING count(*) > 1)")?
                 .integerValue != 0
@@ -208,9 +211,9 @@ struct SetBasedRelate {
             case .skip:
                 continue
             case .direct:
-                try writeDirectly(link, queries[index], connection)
+                try writeDirectly(link, queries[index]!, connection)
             case .pairs:
-                if link.relationship.isToMany { try fillPairs(queries[index], into: Self.pairs(index), connection) }
+                if link.relationship.isToMany { try fillPairs(queries[index]!, into: Self.pairs(index), connection) }
                 try write(link, from: Self.pairs(index), connection)
                 try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
             }
@@ -225,22 +228,26 @@ struct SetBasedRelate {
     }
 
     /// Whether every destination object `mapping` made is of `entity` and made from one source.
-    private func isOneToOne(_ mapping: Int, entity: Int, _ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar(
-            """
-            SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
-                AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
-                                GROUP BY destination_root, destination_pk HAVING count(*) > 1)
-            """, [.integer(Int64(mapping)), .integer(Int64(entity))])?.integerValue == 1
+    private func isOneToOne(_ mapping: Int, entity: Int, _ manager: MigrationManager) throws -> Bool {
+        try manager.sqlState.fact("one-to-one \(mapping) \(entity)") {
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
+                    AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
+                                    GROUP BY destination_root, destination_pk HAVING count(*) > 1)
+                """, [.integer(Int64(mapping)), .integer(Int64(entity))])?.integerValue == 1
+        }
     }
 
     /// Whether no source object gave `mapping` more than one destination object.
-    private func isFunction(_ mapping: Int, _ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar(
-            """
-            SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
-                               GROUP BY source_root, source_pk HAVING count(*) > 1)
-            """, [.integer(Int64(mapping))])?.integerValue == 1
+    private func isFunction(_ mapping: Int, _ manager: MigrationManager) throws -> Bool {
+        try manager.sqlState.fact("function \(mapping)") {
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
+                                   GROUP BY source_root, source_pk HAVING count(*) > 1)
+                """, [.integer(Int64(mapping))])?.integerValue == 1
+        }
     }
 
     private func strategy(for link: Link, manager: MigrationManager) throws -> Strategy {
@@ -259,13 +266,13 @@ struct SetBasedRelate {
         switch link.storage {
         case .foreignKey(let column, _, _):
             // One target per object: one related source object, made into one destination object.
-            guard link.sourceFanOut == 1, try isFunction(target, connection) else { return .pairs }
+            guard link.sourceFanOut == 1, try isFunction(target, manager) else { return .pairs }
             empty = try isEmpty(destination.table, column: column, connection)
         case .inverseForeignKey(let column, _, _):
             // One owner per target: one source object per related one, one source per target.
             guard link.sourceFanIn == 1,
                 let targets = manager.destination.layout.entity(named: link.relationship.destinationEntityName),
-                try isOneToOne(target, entity: targets.number, connection)
+                try isOneToOne(target, entity: targets.number, manager)
             else { return .pairs }
             empty = try isEmpty(link.targetTable, column: column, connection)
         case .joinTable(let table, _, _, _, _, _):
@@ -294,11 +301,10 @@ struct SetBasedRelate {
     /// planner, with no statistics on the fresh association table, may scan one mapping's
     /// associations for each of the other's: quadratic).
     private func linkQuery(_ link: Link, manager: MigrationManager) throws -> (sql: String, bindings: [SQLiteValue]) {
-        let connection = manager.destination.store.connection
         if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, manager),
             link.targetKinds.contains(targetEntity),
             try keepsKeys(number, from: source, manager), try keepsKeys(target, from: link.related, manager),
-            try isOneToOne(target, entity: targetEntity, connection)
+            try isOneToOne(target, entity: targetEntity, manager)
         {
             return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
         }
@@ -335,8 +341,7 @@ struct SetBasedRelate {
     /// entity, a destination object with the same key, and from nothing else.
     private func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ manager: MigrationManager) throws -> Bool {
         guard entity.superNumber == 0, entity.kindNumbers == [entity.number] else { return false }
-        if let known = manager.sqlState.keepsKeys[mapping] { return known }
-        let answer =
+        return try manager.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
             try manager.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
@@ -344,8 +349,7 @@ struct SetBasedRelate {
                     AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1)
                         = (SELECT count(*) FROM \(SQL.identifier(Self.schema)).\(SQL.identifier(entity.table)))
                 """, [.integer(Int64(mapping)), .integer(Int64(entity.number))])?.integerValue == 1
-        manager.sqlState.keepsKeys[mapping] = answer
-        return answer
+        }
     }
 
     /// Makes the temporary table `table` with the relationship's links, each once.
