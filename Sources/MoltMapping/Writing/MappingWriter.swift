@@ -1,5 +1,6 @@
 public import Foundation
 internal import MoltCore
+internal import MoltXML
 
 /// Writes mapping models in Molt's XML format: what ``MappingReader`` reads back to an equal
 /// model. Expressions are written in their canonical form; attributes always in the same order.
@@ -69,34 +70,10 @@ public struct MappingWriter {
     /// ones (so expressions stay readable), otherwise in double quotes, escaped.
     static func attribute(_ value: String) -> String {
         let quote: Character = value.contains("\"") && !value.contains("'") ? "'" : "\""
-        var out = String(quote)
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where quote == "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.append(character)
-            }
-        }
-        out.append(quote)
-        return out
+        return "\(quote)\(XMLEscaping.escaped(value, quote: quote))\(quote)"
     }
 
     static func escapeText(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.append(character)
-            }
-        }
-        return out
+        XMLEscaping.escaped(text)
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 internal import MoltCore
+internal import MoltXML
 
 /// Writes a model as Xcode's `contents` file, the XML ``XcodeModelReader`` reads: reading what
 /// it writes gives the same model (and the same version hashes).
@@ -223,24 +224,12 @@ private struct XMLText {
     }
 
     func escape(_ value: String, attribute: String) throws -> String {
-        var result = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                throw MoltError(
-                    .fileWriteUnknown,
-                    "the \(attribute) value holds the character U+\(String(scalar.value, radix: 16, uppercase: true)), which XML cannot hold",
-                    entity: entity, property: property)
-            default: result.unicodeScalars.append(scalar)
-            }
+        if let scalar = XMLEscaping.firstUnwritable(in: value) {
+            throw MoltError(
+                .fileWriteUnknown,
+                "the \(attribute) value holds the character U+\(String(scalar.value, radix: 16, uppercase: true)), which XML cannot hold",
+                entity: entity, property: property)
         }
-        return result
+        return XMLEscaping.escaped(value, quote: "\"")
     }
 }
