@@ -20,6 +20,7 @@ public final class ObjectCursor {
     private let layout: StoreLayout
     private let connection: SQLiteConnection
     private let path: String
+    private let externalData: ExternalDataFolder
     private let kinds: [Int]
     private let table: String
     private let tableColumns: [String: Int32]
@@ -34,8 +35,8 @@ public final class ObjectCursor {
     public private(set) var rowsRead = 0
 
     init(
-        layout: StoreLayout, connection: SQLiteConnection, path: String, entity: EntityLayout,
-        includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
+        layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
+        entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
         condition: SQLCondition? = nil
     ) throws {
         self.entity = entity.name
@@ -43,6 +44,7 @@ public final class ObjectCursor {
         self.layout = layout
         self.connection = connection
         self.path = path
+        self.externalData = externalData
         self.kinds = includingSubentities ? entity.kindNumbers : [entity.number]
         self.table = entity.table
         self.lastKey = keys.lowerBound - 1
@@ -102,7 +104,11 @@ public final class ObjectCursor {
             for column in objectLayout.attributes {
                 let value = rowStatement.value(at: tableColumns[column.column]!)
                 do {
-                    if let typed = try AttributeValue.read(value, as: column.attribute.type) {
+                    let typed =
+                        column.attribute.usesExternalStorage
+                        ? try externalData.value(from: value)
+                        : try AttributeValue.read(value, as: column.attribute.type)
+                    if let typed {
                         object.attributes[column.attribute.name] = typed
                     }
                 } catch var error as MoltError {

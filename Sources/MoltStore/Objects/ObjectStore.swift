@@ -18,15 +18,21 @@ public final class ObjectStore {
     public let store: SQLiteStore
     public let model: ObjectModel
     public let layout: StoreLayout
+    /// Where the values of attributes with external storage are kept: the store's own
+    /// `.<Name>_SUPPORT/_EXTERNAL_DATA` unless another folder was given.
+    public let externalData: ExternalDataFolder
 
-    /// Binds an open store to `model`, checking that they match.
-    public init(store: SQLiteStore, model: ObjectModel) throws {
+    /// Binds an open store to `model`, checking that they match. `externalData` is the folder
+    /// of external values when it is not the store's own (a migration's new store fills one
+    /// that is swapped in with it).
+    public init(store: SQLiteStore, model: ObjectModel, externalData: ExternalDataFolder? = nil) throws {
         if let error = try store.compatibility(with: model).error(store: store.url.path, model: model.name) {
             throw error
         }
         self.store = store
         self.model = model
         self.layout = try StoreLayout(model: model)
+        self.externalData = externalData ?? ExternalDataFolder(store: store.url)
     }
 
     /// Opens the store at `url` with the model (or the bundle version) it was made with.
@@ -57,7 +63,7 @@ public final class ObjectStore {
         of entity: String, includingSubentities: Bool = true, batchSize: Int = 500, where condition: SQLCondition? = nil
     ) throws -> ObjectCursor {
         try ObjectCursor(
-            layout: layout, connection: store.connection, path: store.url.path,
+            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
             entity: try layout.requireEntity(entity),
             includingSubentities: includingSubentities, batchSize: batchSize, condition: condition)
     }
@@ -66,8 +72,8 @@ public final class ObjectStore {
     public func object(_ id: ObjectID) throws -> StoredObject? {
         let entity = try layout.requireEntity(id.entity)
         let cursor = try ObjectCursor(
-            layout: layout, connection: store.connection, path: store.url.path, entity: entity,
-            includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey)
+            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
+            entity: entity, includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey)
         return try cursor.nextBatch()?.first
     }
 
@@ -92,16 +98,23 @@ public final class ObjectStore {
             throw MoltError(
                 .persistentStoreOpen, "the store is open read-only", location: SourceLocation(file: store.url.path))
         }
+        let mark = externalData.writtenCount
         do {
-            return try store.connection.transaction(.immediate) {
-                let writer = try ObjectWriter(connection: store.connection, layout: layout, path: store.url.path)
+            let result = try store.connection.transaction(.immediate) {
+                let writer = try ObjectWriter(
+                    connection: store.connection, layout: layout, path: store.url.path, externalData: externalData)
                 let result = try body(writer)
                 try writer.finish()
+                // The files the rows refer to are durable before the rows are.
+                try externalData.sync()
                 return result
             }
+            return result
         } catch let error as MoltError {
+            externalData.removeWritten(since: mark)
             throw error.located(SourceLocation(file: store.url.path))
         } catch {
+            externalData.removeWritten(since: mark)
             throw StoreErrors.wrap(error, path: store.url.path, doing: "writing objects")
         }
     }

@@ -22,16 +22,21 @@ public final class ObjectWriter {
     public let layout: StoreLayout
     let connection: SQLiteConnection
     let path: String
+    /// Where values of attributes with external storage go.
+    public let externalData: ExternalDataFolder
     /// Objects this writer has inserted.
     package private(set) var insertedCount = 0
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
 
-    package init(connection: SQLiteConnection, layout: StoreLayout, path: String) throws {
+    package init(
+        connection: SQLiteConnection, layout: StoreLayout, path: String, externalData: ExternalDataFolder? = nil
+    ) throws {
         self.connection = connection
         self.layout = layout
         self.path = path
+        self.externalData = externalData ?? ExternalDataFolder(store: URL(fileURLWithPath: path))
     }
 
     // MARK: Inserting and updating
@@ -74,7 +79,9 @@ public final class ObjectWriter {
         let sql =
             "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
-        bindings += entityLayout.attributes.map { values[$0.attribute.name]?.sqliteValue ?? .null }
+        for column in entityLayout.attributes {
+            bindings.append(try stored(values[column.attribute.name], for: column.attribute, entity: entity))
+        }
         do {
             try run(sql, bindings)
         } catch let error as SQLiteError where error.code.primary == .constraint {
@@ -98,7 +105,7 @@ public final class ObjectWriter {
             }
             if let value { try check(value, fits: column.attribute, entity: id.entity) }
             assignments.append("\(SQL.identifier(column.column)) = ?")
-            bindings.append(value?.sqliteValue ?? .null)
+            bindings.append(try stored(value, for: column.attribute, entity: id.entity))
         }
         assignments.append("\"Z_OPT\" = \"Z_OPT\" + 1")
         try run(
@@ -112,7 +119,8 @@ public final class ObjectWriter {
     public func object(_ id: ObjectID) throws -> StoredObject? {
         let entity = try layout.requireEntity(id.entity)
         let cursor = try ObjectCursor(
-            layout: layout, connection: connection, path: path, entity: entity, includingSubentities: false,
+            layout: layout, connection: connection, path: path, externalData: externalData, entity: entity,
+            includingSubentities: false,
             batchSize: 1, keys: id.primaryKey...id.primaryKey)
         return try cursor.nextBatch()?.first
     }
@@ -128,6 +136,18 @@ public final class ObjectWriter {
     }
 
     // MARK: Helpers
+
+    /// The SQLite value stored for `value` (a reference to a file for a long value of an
+    /// attribute with external storage).
+    private func stored(_ value: AttributeValue?, for attribute: Attribute, entity: String) throws -> SQLiteValue {
+        guard let value else { return .null }
+        guard attribute.usesExternalStorage else { return value.sqliteValue }
+        do {
+            return try externalData.storedValue(for: value)
+        } catch let error as MoltError {
+            throw error.about(entity: entity, property: attribute.name)
+        }
+    }
 
     private func claimKey(_ requested: Int64?, preferring preferred: Int64?, for entity: EntityLayout) throws -> Int64 {
         let root = entity.rootName

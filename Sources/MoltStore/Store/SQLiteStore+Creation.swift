@@ -18,6 +18,9 @@ public struct StoreCreationOptions: Sendable {
     public var includesHashesDigest: Bool = false
     /// Whether the new store uses a write-ahead log (Core Data's default) or a rollback journal.
     public var usesWriteAheadLog: Bool = true
+    /// Where values of attributes with external storage go; by default the new store's own
+    /// `.<Name>_SUPPORT/_EXTERNAL_DATA`.
+    public var externalData: ExternalDataFolder? = nil
     public var logger: Logger? = nil
 
     public init() {}
@@ -54,6 +57,8 @@ extension SQLiteStore {
             }
         }
         let path = temporary.path
+        let externalData = options.externalData ?? ExternalDataFolder(store: url)
+        let mark = externalData.writtenCount
         do {
             let connection = try SQLiteConnection(path: path, mode: .create, logger: options.logger)
             try connection.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2;")
@@ -62,10 +67,12 @@ extension SQLiteStore {
                     try connection.execute(statement)
                 }
                 try writeBookkeeping(connection, layout: layout, options: options)
-                let writer = try ObjectWriter(connection: connection, layout: layout, path: url.path)
+                let writer = try ObjectWriter(
+                    connection: connection, layout: layout, path: url.path, externalData: externalData)
                 try populate(writer)
                 try writer.finish()
             }
+            try externalData.sync()
             let wanted = options.usesWriteAheadLog ? "wal" : "delete"
             let mode = try connection.scalar("PRAGMA journal_mode = \(wanted.uppercased())")?.textValue
             guard mode?.lowercased() == wanted else {
@@ -75,6 +82,7 @@ extension SQLiteStore {
                 )
             }
         } catch {
+            externalData.removeWritten(since: mark)
             throw StoreErrors.wrap(error, path: url.path, doing: "creating the store")
         }
         // The connection is closed here (released), which removed its empty -wal and -shm.
