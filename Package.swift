@@ -147,7 +147,7 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "MoltTestSupport",
-            dependencies: ["Molt"],
+            dependencies: ["Molt", "MoltSQLite"],
             path: "Tests/MoltTestSupport",
             swiftSettings: swiftSettings
         ),

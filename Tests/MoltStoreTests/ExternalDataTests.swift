@@ -6,73 +6,6 @@ import MoltStore
 import MoltTestSupport
 import Testing
 
-/// A model with one attribute that allows external storage (`image`) and one that does not
-/// (`thumbnail`), and stores laid out the way Core Data lays out external data: the row's
-/// marker byte, and files named by UUID in `.<Store>_SUPPORT/_EXTERNAL_DATA/`.
-enum ExternalDataFixtures {
-    static let entities = """
-        <entity name="Photo" representedClassName="Photo" syncable="YES">
-            <attribute name="caption" optional="YES" attributeType="String"/>
-            <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-            <attribute name="thumbnail" optional="YES" attributeType="Binary"/>
-        </entity>
-        """
-
-    static func model() throws -> ObjectModel {
-        try XcodeModelReader().read(Data(ModelXML.document(entities).utf8), file: "Photos/contents", name: "Photos")
-    }
-
-    /// Bytes no one would mistake for others: `count` bytes from a seeded sequence.
-    static func bytes(_ count: Int, seed: UInt8) -> Data {
-        var value = UInt32(seed) &* 2_654_435_761 | 1
-        return Data(
-            (0..<count).map { _ in
-                value ^= value << 13
-                value ^= value >> 17
-                value ^= value << 5
-                return UInt8(truncatingIfNeeded: value)
-            })
-    }
-
-    /// An empty store at `name` in `folder`, its `_EXTERNAL_DATA` folder, and a function that
-    /// inserts a Photo row with exactly the given stored values.
-    static func handMadeStore(
-        in folder: TemporaryDirectory, name: String = "Photos.sqlite"
-    ) throws -> (
-        url: URL, external: URL, insert: (Int64, SQLiteValue, SQLiteValue) throws -> Void
-    ) {
-        let url = folder.path(name)
-        let model = try model()
-        _ = try ObjectStore.create(at: url, model: model)
-        let external = CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA")
-        try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
-        let number = try StoreLayout(model: model).entity(named: "Photo")!.number
-        let insert: (Int64, SQLiteValue, SQLiteValue) throws -> Void = { key, image, thumbnail in
-            let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
-            defer { connection.close() }
-            try connection.run(
-                "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZIMAGE, ZTHUMBNAIL) VALUES (?, ?, 1, ?, ?, ?)",
-                [.integer(key), .integer(Int64(number)), .text("photo \(key)"), image, thumbnail])
-            try connection.run(
-                "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?",
-                [
-                    .integer(key), .integer(Int64(number)),
-                ])
-        }
-        return (url, external, insert)
-    }
-
-    /// The row form of a reference to the file `name`.
-    static func reference(_ name: String, terminated: Bool = true) -> SQLiteValue {
-        .blob(Data([0x02]) + Data(name.utf8) + (terminated ? Data([0]) : Data()))
-    }
-
-    /// The row form of a value kept in the row.
-    static func inline(_ value: Data) -> SQLiteValue {
-        .blob(Data([0x01]) + value)
-    }
-}
-
 @Suite("External binary data: the row's marker, the files, reading and writing")
 struct ExternalDataTests {
     let folder = TemporaryDirectory()
@@ -238,5 +171,41 @@ struct ExternalDataTests {
             try copy.objects(of: "Photo").all().map { $0.attributes["image"] } == [
                 .data(large), .data(large), .data(changed),
             ])
+    }
+
+    @Test("an update retires the file it replaces once committed; a value shared by copying keeps its own file")
+    func updates() throws {
+        let url = folder.path("Updated.sqlite")
+        let first = ExternalDataFixtures.bytes(150_000, seed: 7)
+        let second = ExternalDataFixtures.bytes(160_000, seed: 8)
+        var ids: [ObjectID] = []
+        let store = try ObjectStore.create(at: url, model: try ExternalDataFixtures.model()) { writer in
+            ids.append(try writer.insert("Photo", attributes: ["image": .data(first)]))
+            ids.append(try writer.insert("Photo", attributes: ["caption": .string("empty")]))
+        }
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: store.externalData.url.path).sorted()
+        }
+        let original = try files()
+        #expect(original.count == 1)
+        // Photo 2 gets photo 1's image as read (a link under a name of its own).
+        let read = try #require(try store.object(ids[0])?.attributes["image"])
+        try store.write { writer in try writer.update(ids[1], attributes: ["image": read]) }
+        #expect(try files().count == 2)
+        // A failed update keeps the file the row still refers to.
+        #expect(throws: MoltError.self) {
+            try store.write { writer in
+                try writer.update(ids[0], attributes: ["image": .data(second)])
+                try writer.update(ids[0], attributes: ["caption": .integer(1)])
+            }
+        }
+        #expect(try files().count == 2)
+        try store.write { writer in try writer.update(ids[0], attributes: ["image": .data(second)]) }
+        let after = try files()
+        #expect(after.count == 2 && !after.contains(original[0]), "the replaced file is gone: \(after)")
+        #expect(try store.object(ids[0])?.attributes["image"] == .data(second))
+        #expect(try store.object(ids[1])?.attributes["image"] == .data(first))
+        try store.write { writer in try writer.update(ids[1], attributes: ["image": nil]) }
+        #expect(try files().count == 1)
     }
 }

@@ -16,7 +16,10 @@ import MoltStore
 extension HeavyweightMigration {
     /// The plan, when the mapping can run as SQL (and ``MigrationOptions/allowsSQLCopy``).
     func sqlPlan(started: Date) -> InPlacePlan? {
-        guard options.allowsSQLCopy, !FileOperations.exists(StoreFiles(store).support) else { return nil }
+        // Values kept in files need the object path, which reads them and builds the new
+        // store's support folder.
+        guard options.allowsSQLCopy, !usesExternalStorage, !FileOperations.exists(StoreFiles(store).support)
+        else { return nil }
         do {
             return try InPlacePlan(
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),

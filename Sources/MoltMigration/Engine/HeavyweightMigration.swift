@@ -99,12 +99,14 @@ public final class HeavyweightMigration: @unchecked Sendable {
 
         let lock = try SourceLock(store: store, logger: logger)
         let files = StoreFiles(store)
+        let dryRunID = UUID().uuidString
         let newPath =
             options.dryRun
             ? store.deletingLastPathComponent().appendingPathComponent(
-                ".\(store.lastPathComponent).molt-dryrun-\(UUID().uuidString)"
+                ".\(store.lastPathComponent).molt-dryrun-\(dryRunID)"
             ).path
             : files.new
+        let newSupport = options.dryRun ? files.support + ".molt-dryrun-\(dryRunID)" : files.newSupport
         var report = MigrationReport()
         report.dryRun = options.dryRun
         do {
@@ -113,13 +115,16 @@ public final class HeavyweightMigration: @unchecked Sendable {
             {
                 logger.debug("mapping run as SQL", metadata: ["molt.store": "\(store.path)"])
             } else {
-                try build(at: newPath, policyTypes: policyTypes, report: &report, started: started)
+                try build(
+                    at: newPath, support: usesExternalStorage ? newSupport : nil, policyTypes: policyTypes,
+                    report: &report, started: started)
             }
             // Every connection to the new store is closed now; make its content durable.
             try FileSync.sync(path: newPath)
             if options.dryRun {
                 lock.abandon()
                 try removeStore(at: newPath)
+                try FileOperations.removeTree(newSupport)
             } else {
                 try lock.releaseForSwap()
                 report.backup = try StoreSwap.replace(store, backup: options.backup, date: started)
@@ -128,6 +133,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         } catch {
             lock.abandon()
             try? removeStore(at: newPath)
+            if FileOperations.exists(newPath) == false { try? FileOperations.removeTree(newSupport) }
             throw Self.classify(error, store: store.path)
         }
         report.duration = Date().timeIntervalSince(started)
@@ -163,9 +169,17 @@ public final class HeavyweightMigration: @unchecked Sendable {
         return types
     }
 
+    /// Whether either model has attributes with external storage: the new store then gets a
+    /// support folder of its own, swapped in with it.
+    var usesExternalStorage: Bool {
+        [sourceModel, destinationModel].contains { model in
+            model.entities.contains { $0.attributes.contains(where: \.usesExternalStorage) }
+        }
+    }
+
     private func build(
-        at newPath: String, policyTypes: [String: any EntityMigrationPolicy.Type], report: inout MigrationReport,
-        started: Date
+        at newPath: String, support: String?, policyTypes: [String: any EntityMigrationPolicy.Type],
+        report: inout MigrationReport, started: Date
     ) throws {
         let logger = options.logger
         let source = try openSource()
@@ -179,6 +193,10 @@ public final class HeavyweightMigration: @unchecked Sendable {
         if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
         creation.logger = logger
         try removeStore(at: newPath)
+        if let support {
+            creation.externalData = try ExternalDataStaging.prepare(
+                support, from: StoreFiles(store).support, logger: logger)
+        }
         let destination: ObjectStore
         do {
             destination = try ObjectStore.create(
@@ -193,6 +211,11 @@ public final class HeavyweightMigration: @unchecked Sendable {
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
+        if let support {
+            try destination.externalData.sync()
+            destination.externalData.removeRetired()
+            report.externalFiles = try ExternalDataStaging.finish(support, from: StoreFiles(store).support)
+        }
         try destination.store.connection.execute(
             "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")
         logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])

@@ -54,7 +54,8 @@ public final class MigrationManager {
         self.logger = logger
         self.startDate = startDate
         writer = try ObjectWriter(
-            connection: destination.store.connection, layout: destination.layout, path: destination.store.url.path)
+            connection: destination.store.connection, layout: destination.layout, path: destination.store.url.path,
+            externalData: destination.externalData)
         associations = try AssociationTable(connection: destination.store.connection)
         resolver = StoreObjectResolver(source: source, destination: destination)
         resolverModel = MappingResolver(

@@ -80,6 +80,9 @@ public struct MigrationReport: Sendable {
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
     /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSQLCopy``).
     public var relatedInSQL: [String] = []
+    /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
+    /// when the migration built a support folder for it.
+    public var externalFiles: Int?
     /// Why a lightweight migration could not run in place, when it could not.
     public var inPlaceObstacle: String?
     /// Seconds the migration took.

@@ -49,15 +49,18 @@ public enum StoreRecovery {
                     try FileOperations.remove(files.intent)
                     outcome = .removedUnfinishedMigration
                 }
+            } else if committed {
+                // The new store was renamed into place: only the tidying was left.
+                outcome = .finishedSwap
+                try StoreSwap.finish(files)
             } else {
-                if committed { outcome = .finishedSwap }
                 try FileOperations.remove(files.intent)
-                if FileOperations.exists(files.new) {
+                if FileOperations.exists(files.new) || FileOperations.exists(files.newSupport) {
                     try removeNewStore(files)
                     outcome = .removedUnfinishedMigration
                 }
             }
-        } else if FileOperations.exists(files.new) {
+        } else if FileOperations.exists(files.new) || FileOperations.exists(files.newSupport) {
             try removeNewStore(files)
             outcome = .removedUnfinishedMigration
         }
@@ -116,6 +119,8 @@ public enum StoreRecovery {
         FaultPoint.reach("recover.companions-removed")
         try FileOperations.remove(files.new)
         try FileOperations.syncFolder(of: files.store)
+        // The new store is gone, so no row refers to its support folder any more.
+        try StoreSwap.undoSupportSwap(files)
     }
 
     /// Dry-run stores, half-created new stores, companions of a new store that is gone, the
@@ -131,14 +136,16 @@ public enum StoreRecovery {
         }
         for entry in entries {
             // Dry runs, and the temporary file a new store is created in.
-            let isDryRun = entry.hasPrefix(".\(name).molt-dryrun-") || entry.hasPrefix(".\(name).molt-new.molt-")
+            let isDryRun =
+                entry.hasPrefix(".\(name).molt-dryrun-") || entry.hasPrefix(".\(name).molt-new.molt-")
+                || entry.hasPrefix(".\(base)_SUPPORT.molt-dryrun-")
             let isPartialBackup = entry.hasPrefix("\(base).molt-backup-") && entry.hasSuffix(".partial")
             let isOrphanCompanion =
                 entry == "\(name).molt-new.partial"
                 || (!FileOperations.exists(files.new)
                     && ["-wal", "-shm", "-journal"].contains { entry == "\(name).molt-new\($0)" })
             if isDryRun || isPartialBackup || isOrphanCompanion {
-                try FileOperations.remove(folder + "/" + entry)
+                try FileOperations.removeTree(folder + "/" + entry)
             }
         }
     }

@@ -110,13 +110,28 @@ struct CorrespondenceBuilder {
             case .noValue:
                 values[column.column] = .null
             case .modelDefault:
-                values[column.column] = AttributeValue(defaultOf: attribute).map { .constant($0.sqliteValue) } ?? .null
+                values[column.column] =
+                    AttributeValue(defaultOf: attribute).map { .constant(Self.constant($0, for: attribute)) } ?? .null
             case .expression(let expression):
                 if let name = RowExpressions.sourceAttribute(expression), let old = sourceLayout.attribute(named: name),
                     old.attribute.type == attribute.type
                 {
+                    // The stored bytes carry over only when both sides keep them the same way.
+                    guard old.attribute.usesExternalStorage == attribute.usesExternalStorage else {
+                        throw InPlaceObstacle(
+                            "\(destinationLayout.name).\(attribute.name) changes whether its values may be kept in files (external storage)"
+                        )
+                    }
                     values[column.column] = .column(old.column)
                     continue
+                }
+                let external = RowExpressions.attributesRead(by: expression).filter {
+                    sourceLayout.attribute(named: $0)?.attribute.usesExternalStorage == true
+                }
+                guard !attribute.usesExternalStorage, external.isEmpty else {
+                    throw InPlaceObstacle(
+                        "the value of \(destinationLayout.name).\(attribute.name) (\(expression)) involves values that may be kept in files (external storage)"
+                    )
                 }
                 guard
                     RowExpressions.readsOnlyTheRow(
@@ -133,6 +148,13 @@ struct CorrespondenceBuilder {
             }
         }
         return values
+    }
+
+    /// The stored form of a constant: with external storage's in-row marker when the attribute
+    /// has it (a default value is never long enough for a file of its own here).
+    static func constant(_ value: AttributeValue, for attribute: Attribute) -> SQLiteValue {
+        guard attribute.usesExternalStorage, case .data(let bytes) = value else { return value.sqliteValue }
+        return .blob(ExternalBinaryColumn.inline(bytes).encoded)
     }
 
     private func relationshipSources(

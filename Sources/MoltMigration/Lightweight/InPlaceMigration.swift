@@ -113,7 +113,8 @@ final class InPlaceMigration {
             throw translate(error)
         }
         if isPrivateCopy {
-            try connection.execute("PRAGMA journal_mode = \(writeAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL")
+            try connection.execute(
+                "PRAGMA journal_mode = \(writeAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL")
         } else if writeAheadLog {
             try? connection.checkpoint(.truncate)
         }

@@ -33,6 +33,8 @@ public final class ExternalDataFolder: @unchecked Sendable {
     private var written: [(name: String, needsSync: Bool)] = []
     /// How many of ``written`` are durable.
     private var synced = 0
+    /// Files whose rows now refer to other values: removed once that change is committed.
+    private var retired: [String] = []
 
     public init(supportFolder: URL) {
         self.supportFolder = supportFolder
@@ -143,13 +145,12 @@ public final class ExternalDataFolder: @unchecked Sendable {
         return name
     }
 
-    /// Makes the file `origin` names a file of this folder and returns its name here: the same
-    /// file when it is this folder's, else a hard link (a copy where links are impossible)
-    /// under the same name, or under a new one when that name is taken (two rows never share
-    /// a name, so removing one's file never takes another's value).
+    /// Makes the file `origin` names a file of this folder and returns its name here: a hard
+    /// link (a copy where links are impossible) under the same name, or under a new one when
+    /// that name is taken, as it is when the file is already this folder's. Two rows never
+    /// share a name, so removing one row's file never takes another's value.
     public func adopt(_ origin: ExternalDataOrigins.Origin) throws -> String {
         let source = origin.folder + "/" + origin.name
-        if origin.folder == url.path { return origin.name }
         try createFolder()
         for name in [origin.name, UUID().uuidString] {
             if link(source, path(of: name)) == 0 {
@@ -195,6 +196,31 @@ public final class ExternalDataFolder: @unchecked Sendable {
         try FileSync.sync(path: supportFolder.deletingLastPathComponent().path)
         lock.lock()
         synced = max(synced, min(target, written.count))
+        lock.unlock()
+    }
+
+    /// Notes that no row refers to the file `name` once the current transaction commits.
+    public func retire(_ name: String) {
+        lock.lock()
+        retired.append(name)
+        lock.unlock()
+    }
+
+    /// Removes the files retired so far: call after the transaction that retired them
+    /// committed.
+    public func removeRetired() {
+        lock.lock()
+        let names = retired
+        retired.removeAll()
+        lock.unlock()
+        for name in names where ExternalBinaryColumn.isPlainFileName(name) { unlink(path(of: name)) }
+    }
+
+    /// Forgets the files retired so far: the transaction that retired them failed, so the
+    /// rows still refer to them.
+    public func keepRetired() {
+        lock.lock()
+        retired.removeAll()
         lock.unlock()
     }
 

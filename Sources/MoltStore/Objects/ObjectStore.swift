@@ -52,7 +52,9 @@ public final class ObjectStore {
     ) throws -> ObjectStore {
         let layout = try StoreLayout(model: model)
         try SQLiteStore.create(at: url, layout: layout, options: options, populate: populate)
-        return try ObjectStore(store: SQLiteStore(at: url, readOnly: false, logger: options.logger), model: model)
+        return try ObjectStore(
+            store: SQLiteStore(at: url, readOnly: false, logger: options.logger), model: model,
+            externalData: options.externalData)
     }
 
     // MARK: Reading
@@ -109,11 +111,14 @@ public final class ObjectStore {
                 try externalData.sync()
                 return result
             }
+            externalData.removeRetired()
             return result
         } catch let error as MoltError {
+            externalData.keepRetired()
             externalData.removeWritten(since: mark)
             throw error.located(SourceLocation(file: store.url.path))
         } catch {
+            externalData.keepRetired()
             externalData.removeWritten(since: mark)
             throw StoreErrors.wrap(error, path: store.url.path, doing: "writing objects")
         }

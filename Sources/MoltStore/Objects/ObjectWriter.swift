@@ -107,10 +107,31 @@ public final class ObjectWriter {
             assignments.append("\(SQL.identifier(column.column)) = ?")
             bindings.append(try stored(value, for: column.attribute, entity: id.entity))
         }
+        let replaced = try storedFileNames(of: id, in: entityLayout, attributes: Array(attributes.keys))
         assignments.append("\"Z_OPT\" = \"Z_OPT\" + 1")
         try run(
             "UPDATE \(SQL.identifier(entityLayout.table)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             bindings + [.integer(id.primaryKey)])
+        let kept = try storedFileNames(of: id, in: entityLayout, attributes: Array(attributes.keys))
+        for name in replaced.subtracting(kept) { externalData.retire(name) }
+    }
+
+    /// The external-data files the object's row refers to for `attributes`.
+    private func storedFileNames(of id: ObjectID, in entity: EntityLayout, attributes: [String]) throws -> Set<String> {
+        let columns = attributes.compactMap { entity.attribute(named: $0) }.filter(\.attribute.usesExternalStorage)
+        guard !columns.isEmpty else { return [] }
+        let row =
+            try connection.rows(
+                "SELECT \(SQL.identifiers(columns.map(\.column))) FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?",
+                [.integer(id.primaryKey)]
+            ).first ?? []
+        var names: Set<String> = []
+        for value in row {
+            if case .blob(let bytes) = value, case .file(let name)? = try? ExternalBinaryColumn.decode(bytes) {
+                names.insert(name)
+            }
+        }
+        return names
     }
 
     // MARK: Reading back

@@ -73,6 +73,7 @@ extension SQLiteStore {
                 try writer.finish()
             }
             try externalData.sync()
+            externalData.removeRetired()
             let wanted = options.usesWriteAheadLog ? "wal" : "delete"
             let mode = try connection.scalar("PRAGMA journal_mode = \(wanted.uppercased())")?.textValue
             guard mode?.lowercased() == wanted else {
@@ -82,6 +83,7 @@ extension SQLiteStore {
                 )
             }
         } catch {
+            externalData.keepRetired()
             externalData.removeWritten(since: mark)
             throw StoreErrors.wrap(error, path: url.path, doing: "creating the store")
         }

@@ -1,0 +1,296 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltMigration
+import MoltModel
+import MoltSQLite
+import MoltStore
+import MoltTestSupport
+import Testing
+
+/// Replaces every image by its bytes reversed: a changed value, which must get a file of its own.
+final class ReversingImageTestPolicy: EntityMigrationPolicy {
+    static var policyName: String { "ReversingImageTestPolicy" }
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        let photo = try manager.createDefaultDestinationInstance(for: source)
+        if case .data(let image)? = source.stored.attributes["image"] {
+            try manager.setAttributes(
+                ["image": ExpressionValue(AttributeValue.data(Data(image.reversed())))], of: photo)
+        }
+    }
+}
+
+/// Fails at the third photo, after files were written for the first ones.
+final class FailingImageTestPolicy: EntityMigrationPolicy {
+    static var policyName: String { "FailingImageTestPolicy" }
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String { "this policy refuses the third photo" }
+    }
+    private var seen = 0
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        seen += 1
+        if seen == 3 { throw Refusal() }
+        let photo = try manager.createDefaultDestinationInstance(for: source)
+        if case .data(let image)? = source.stored.attributes["image"] {
+            try manager.setAttributes(["image": ExpressionValue(AttributeValue.data(image + Data([1])))], of: photo)
+        }
+    }
+}
+
+/// Values of attributes with external storage survive heavyweight and lightweight migrations,
+/// and the new store's support folder is swapped in with it, crash or no crash.
+@Suite("External binary data through migrations and the swap")
+struct ExternalDataMigrationTests {
+    let folder = TemporaryDirectory()
+    let large1 = ExternalDataFixtures.bytes(300_000, seed: 11)
+    let large2 = ExternalDataFixtures.bytes(200_000, seed: 12)
+    let small = ExternalDataFixtures.bytes(500, seed: 13)
+    let name1 = "0B5F6A31-7C3E-4E08-9D57-2A7C8E0F4B1D"
+    let name2 = "9E2C44F0-1A6B-4C1D-8E3F-5B7A9C0D2E4F"
+    let orphan = "11111111-2222-3333-4444-555555555555"
+
+    init() {
+        PolicyRegistry.register([ReversingImageTestPolicy.self, FailingImageTestPolicy.self])
+    }
+
+    /// Version 2 adds a rating; version 3 swaps which attribute allows external storage.
+    static func model(_ version: Int) throws -> ObjectModel {
+        var entities = ExternalDataFixtures.entities
+        if version >= 2 {
+            entities = entities.replacingOccurrences(
+                of: "<attribute name=\"thumbnail\"",
+                with:
+                    "<attribute name=\"rating\" optional=\"YES\" attributeType=\"Integer 16\"/>\n<attribute name=\"thumbnail\""
+            )
+        }
+        if version == 3 {
+            entities = entities.replacingOccurrences(of: " allowsExternalBinaryDataStorage=\"YES\"", with: "")
+                .replacingOccurrences(
+                    of: "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\"",
+                    with:
+                        "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\" allowsExternalBinaryDataStorage=\"YES\""
+                )
+        }
+        return try XcodeModelReader().read(
+            Data(ModelXML.document(entities).utf8), file: "Photos \(version)/contents", name: "Photos \(version)")
+    }
+
+    static func mapping(to version: Int, filter: String? = nil, policy: String? = nil) throws -> MappingModel {
+        let policyAttribute = policy.map { " policy=\"\($0)\"" } ?? ""
+        let filterElement = filter.map { "<filter>\($0)</filter>" } ?? ""
+        return try MigrationFixtures.mapping(
+            text: """
+                <mapping-model format="1" source-model="Photos 1" destination-model="Photos \(version)">
+                    <entity-mapping name="PhotoToPhoto" type="\(policy == nil ? "transform" : "custom")" source="Photo" destination="Photo"\(policyAttribute)>\(filterElement)</entity-mapping>
+                </mapping-model>
+                """)
+    }
+
+    /// Photos 1 to 4: a short image in the row, two long ones in files, none; an orphan file in
+    /// `_EXTERNAL_DATA` and a note of the app's own in the support folder.
+    func sourceStore() throws -> URL {
+        let (url, external, insert) = try ExternalDataFixtures.handMadeStore(in: folder)
+        try large1.write(to: external.appendingPathComponent(name1))
+        try large2.write(to: external.appendingPathComponent(name2))
+        try Data("nobody refers to me".utf8).write(to: external.appendingPathComponent(orphan))
+        try Data("the app's own".utf8).write(to: external.deletingLastPathComponent().appendingPathComponent("notes"))
+        try insert(1, ExternalDataFixtures.inline(small), .blob(Data([7, 7])))
+        try insert(2, ExternalDataFixtures.reference(name1), .null)
+        try insert(3, ExternalDataFixtures.reference(name2), .null)
+        try insert(4, .null, .blob(large2))
+        return url
+    }
+
+    func images(_ url: URL, version: Int) throws -> [AttributeValue?] {
+        try ObjectStore(store: SQLiteStore(at: url), model: Self.model(version)).objects(of: "Photo").all().map {
+            $0.attributes["image"]
+        }
+    }
+
+    func externalFiles(of url: URL) -> [String] {
+        let path = CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    func inode(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    func storedColumn(_ url: URL, _ column: String) throws -> [SQLiteValue] {
+        let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
+        defer { connection.close() }
+        return try connection.rows("SELECT \(column) FROM ZPHOTO ORDER BY Z_PK").map { $0[0] }
+    }
+
+    @Test("a heavyweight migration carries every value; files are linked, the folder swapped, leftovers none")
+    func heavyweight() throws {
+        let url = try sourceStore()
+        var options = MigrationOptions()
+        options.backup = true
+        let report = try HeavyweightMigration(
+            store: url, source: try Self.model(1), destination: try Self.model(2), mapping: try Self.mapping(to: 2),
+            options: options
+        ).run()
+        #expect(try images(url, version: 2) == [.data(small), .data(large1), .data(large2), nil])
+        #expect(externalFiles(of: url) == [name1, name2].sorted(), "the orphan stays behind, with the backup")
+        #expect(report.externalFiles == 2)
+        let support = CompanionFiles.supportFolder(of: url)
+        #expect(try String(contentsOf: support.appendingPathComponent("notes"), encoding: .utf8) == "the app's own")
+        let backup = try #require(report.backup)
+        let backupExternal = CompanionFiles.supportFolder(of: URL(fileURLWithPath: backup))
+            .appendingPathComponent("_EXTERNAL_DATA")
+        #expect(
+            try inode(support.appendingPathComponent("_EXTERNAL_DATA/\(name1)").path)
+                == inode(backupExternal.appendingPathComponent(name1).path), "carried by a link, not a copy")
+        #expect(FileManager.default.fileExists(atPath: backupExternal.appendingPathComponent(orphan).path))
+        #expect(
+            try images(URL(fileURLWithPath: backup), version: 1) == [.data(small), .data(large1), .data(large2), nil])
+        let leftovers = try MigrationFixtures.files(folder).filter { $0.contains("molt-") && !$0.contains("backup") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test("objects a filter drops leave their files behind; a changed value gets a new file")
+    func droppedAndChanged() throws {
+        let url = try sourceStore()
+        try HeavyweightMigration(
+            store: url, source: try Self.model(1), destination: try Self.model(2),
+            mapping: try Self.mapping(to: 2, filter: "caption != \"photo 3\"")
+        ).run()
+        #expect(externalFiles(of: url) == [name1])
+        #expect(try images(url, version: 2) == [.data(small), .data(large1), nil])
+
+        let other = TemporaryDirectory()
+        let (second, external, insert) = try ExternalDataFixtures.handMadeStore(in: other)
+        try large1.write(to: external.appendingPathComponent(name1))
+        try insert(1, ExternalDataFixtures.reference(name1), .null)
+        try insert(2, ExternalDataFixtures.inline(small), .null)
+        try HeavyweightMigration(
+            store: second, source: try Self.model(1), destination: try Self.model(2),
+            mapping: try Self.mapping(to: 2, policy: "ReversingImageTestPolicy")
+        ).run()
+        #expect(
+            try images(second, version: 2) == [.data(Data(large1.reversed())), .data(Data(small.reversed()))])
+        let files = externalFiles(of: second)
+        #expect(files.count == 1 && files != [name1], "the reversed image is a new file: \(files)")
+    }
+
+    @Test("turning external storage off brings values into the row; turning it on marks or files them")
+    func changedStorage() throws {
+        let url = try sourceStore()
+        let report = try HeavyweightMigration(
+            store: url, source: try Self.model(1), destination: try Self.model(3), mapping: try Self.mapping(to: 3)
+        ).run()
+        #expect(try storedColumn(url, "ZIMAGE") == [.blob(small), .blob(large1), .blob(large2), .null])
+        let thumbnails = try storedColumn(url, "ZTHUMBNAIL")
+        #expect(thumbnails[0] == ExternalDataFixtures.inline(Data([7, 7])))
+        guard case .blob(let bytes) = thumbnails[3], case .file(let name) = try ExternalBinaryColumn.decode(bytes)
+        else {
+            Issue.record("the long thumbnail is not in a file: \(thumbnails[3])")
+            return
+        }
+        #expect(externalFiles(of: url) == [name])
+        #expect(report.externalFiles == 1)
+        let photos = try ObjectStore(store: SQLiteStore(at: url), model: Self.model(3)).objects(of: "Photo").all()
+        #expect(photos[3].attributes["thumbnail"] == .data(large2))
+    }
+
+    @Test("a failed migration and a dry run leave the store, its files and nothing else")
+    func failureAndDryRun() throws {
+        let url = try sourceStore()
+        let before = try MigrationFixtures.files(folder)
+        let filesBefore = externalFiles(of: url)
+        let error = #expect(throws: MoltError.self) {
+            try HeavyweightMigration(
+                store: url, source: try Self.model(1), destination: try Self.model(2),
+                mapping: try Self.mapping(to: 2, policy: "FailingImageTestPolicy")
+            ).run()
+        }
+        #expect(error?.code == .entityMigrationPolicy)
+        var options = MigrationOptions()
+        options.dryRun = true
+        let report = try HeavyweightMigration(
+            store: url, source: try Self.model(1), destination: try Self.model(2), mapping: try Self.mapping(to: 2),
+            options: options
+        ).run()
+        #expect(report.dryRun && report.externalFiles == 2)
+        #expect(try MigrationFixtures.files(folder) == before)
+        #expect(externalFiles(of: url) == filesBefore)
+        #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
+    }
+
+    @Test("a lightweight migration runs in place when storage is unchanged, and object by object when it changes")
+    func lightweight() throws {
+        let url = try sourceStore()
+        let inPlace = try LightweightMigration(store: url, source: try Self.model(1), destination: try Self.model(2))
+            .run()
+        #expect(inPlace.inPlace)
+        #expect(try images(url, version: 2) == [.data(small), .data(large1), .data(large2), nil])
+
+        let other = TemporaryDirectory()
+        let second = try other.copy(url)
+        try FileManager.default.copyItem(
+            at: CompanionFiles.supportFolder(of: url), to: CompanionFiles.supportFolder(of: second))
+        let v2to3 = try LightweightMigration(store: second, source: try Self.model(2), destination: try Self.model(3))
+            .run()
+        #expect(!v2to3.inPlace)
+        #expect(v2to3.inPlaceObstacle?.contains("external storage") == true, "\(v2to3.inPlaceObstacle ?? "none")")
+        #expect(try storedColumn(second, "ZIMAGE") == [.blob(small), .blob(large1), .blob(large2), .null])
+    }
+
+    /// The scene of a swap cut short after `stage` steps of the folder exchange: the old store
+    /// and folder, the complete new ones beside them, the swap record. Returns the store.
+    func interruptedSwap(stage: Int) throws -> URL {
+        let url = try sourceStore()
+        let other = TemporaryDirectory()
+        let migrated = try other.copy(url)
+        try FileManager.default.copyItem(
+            at: CompanionFiles.supportFolder(of: url), to: CompanionFiles.supportFolder(of: migrated))
+        try HeavyweightMigration(
+            store: migrated, source: try Self.model(1), destination: try Self.model(2),
+            mapping: try Self.mapping(to: 2, policy: "ReversingImageTestPolicy")
+        ).run()
+        let support = CompanionFiles.supportFolder(of: url).path
+        try FileManager.default.copyItem(atPath: migrated.path, toPath: url.path + ".molt-new")
+        try FileManager.default.copyItem(
+            atPath: CompanionFiles.supportFolder(of: migrated).path, toPath: support + ".molt-new")
+        try Data(#"{"format": 1, "newStore": "\#(url.path).molt-new"}"#.utf8).write(
+            to: URL(fileURLWithPath: url.path + ".molt-swap"))
+        if stage >= 1 { try FileManager.default.moveItem(atPath: support, toPath: support + ".molt-old") }
+        if stage >= 2 { try FileManager.default.moveItem(atPath: support + ".molt-new", toPath: support) }
+        if stage >= 3 {
+            try FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(atPath: url.path + ".molt-new", toPath: url.path)
+        }
+        return url
+    }
+
+    @Test("a swap cut short at any step of the folder exchange is finished by recovery", arguments: 0...3)
+    func rollForward(stage: Int) throws {
+        let url = try interruptedSwap(stage: stage)
+        #expect(try StoreRecovery.recover(at: url) == .finishedSwap)
+        #expect(
+            try images(url, version: 2) == [
+                .data(Data(small.reversed())), .data(Data(large1.reversed())), .data(Data(large2.reversed())), nil,
+            ])
+        #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
+    }
+
+    @Test("a swap that must be dropped (the old store was written since) puts the old folder back", arguments: 0...2)
+    func rollBack(stage: Int) throws {
+        let url = try interruptedSwap(stage: stage)
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: url.path + "-wal"))
+        #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
+        try? FileManager.default.removeItem(atPath: url.path + "-wal")
+        #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
+        #expect(externalFiles(of: url) == [name1, name2, orphan].sorted())
+        #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
+    }
+}
