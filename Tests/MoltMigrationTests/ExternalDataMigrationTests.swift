@@ -130,7 +130,7 @@ struct ExternalDataMigrationTests {
         return try connection.rows("SELECT \(column) FROM ZPHOTO ORDER BY Z_PK").map { $0[0] }
     }
 
-    @Test("a heavyweight migration carries every value; files are linked, the folder swapped, leftovers none")
+    @Test("a heavyweight migration carries every value; the new store keeps the old files, leftovers none")
     func heavyweight() throws {
         let url = try sourceStore()
         var options = MigrationOptions()
@@ -140,7 +140,8 @@ struct ExternalDataMigrationTests {
             options: options
         ).run()
         #expect(try images(url, version: 2) == [.data(small), .data(large1), .data(large2), nil])
-        #expect(externalFiles(of: url) == [name1, name2].sorted(), "the orphan stays behind, with the backup")
+        #expect(
+            externalFiles(of: url) == [name1, name2, orphan].sorted(), "files no store uses are not Molt's to remove")
         #expect(report.externalFiles == 2)
         let support = CompanionFiles.supportFolder(of: url)
         #expect(try String(contentsOf: support.appendingPathComponent("notes"), encoding: .utf8) == "the app's own")
@@ -149,7 +150,7 @@ struct ExternalDataMigrationTests {
             .appendingPathComponent("_EXTERNAL_DATA")
         #expect(
             try inode(support.appendingPathComponent("_EXTERNAL_DATA/\(name1)").path)
-                == inode(backupExternal.appendingPathComponent(name1).path), "carried by a link, not a copy")
+                == inode(backupExternal.appendingPathComponent(name1).path), "the backup's file is a link, not a copy")
         #expect(FileManager.default.fileExists(atPath: backupExternal.appendingPathComponent(orphan).path))
         #expect(
             try images(URL(fileURLWithPath: backup), version: 1) == [.data(small), .data(large1), .data(large2), nil])
@@ -157,14 +158,14 @@ struct ExternalDataMigrationTests {
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
-    @Test("objects a filter drops leave their files behind; a changed value gets a new file")
+    @Test("the files of objects a filter drops go after the swap; a changed value gets a new file")
     func droppedAndChanged() throws {
         let url = try sourceStore()
         try HeavyweightMigration(
             store: url, source: try Self.model(1), destination: try Self.model(2),
             mapping: try Self.mapping(to: 2, filter: "caption != \"photo 3\"")
         ).run()
-        #expect(externalFiles(of: url) == [name1])
+        #expect(externalFiles(of: url) == [name1, orphan].sorted())
         #expect(try images(url, version: 2) == [.data(small), .data(large1), nil])
 
         let other = TemporaryDirectory()
@@ -196,7 +197,7 @@ struct ExternalDataMigrationTests {
             Issue.record("the long thumbnail is not in a file: \(thumbnails[3])")
             return
         }
-        #expect(externalFiles(of: url) == [name])
+        #expect(externalFiles(of: url) == [name, orphan].sorted())
         #expect(report.externalFiles == 1)
         let photos = try ObjectStore(store: SQLiteStore(at: url), model: Self.model(3)).objects(of: "Photo").all()
         #expect(photos[3].attributes["thumbnail"] == .data(large2))
@@ -245,9 +246,10 @@ struct ExternalDataMigrationTests {
         #expect(try storedColumn(second, "ZIMAGE") == [.blob(small), .blob(large1), .blob(large2), .null])
     }
 
-    /// The scene of a swap cut short after `stage` steps of the folder exchange: the old store
-    /// and folder, the complete new ones beside them, the swap record. Returns the store.
-    func interruptedSwap(stage: Int) throws -> URL {
+    /// The scene of a swap cut short: the old store with its files and the new files the
+    /// migration added, the complete new store beside it, both lists and the swap record; with
+    /// `renamed`, the new store already took the old one's place.
+    func interruptedSwap(renamed: Bool, record: Bool = true) throws -> (store: URL, newFiles: [String]) {
         let url = try sourceStore()
         let other = TemporaryDirectory()
         let migrated = try other.copy(url)
@@ -257,40 +259,59 @@ struct ExternalDataMigrationTests {
             store: migrated, source: try Self.model(1), destination: try Self.model(2),
             mapping: try Self.mapping(to: 2, policy: "ReversingImageTestPolicy")
         ).run()
-        let support = CompanionFiles.supportFolder(of: url).path
-        try FileManager.default.copyItem(atPath: migrated.path, toPath: url.path + ".molt-new")
-        try FileManager.default.copyItem(
-            atPath: CompanionFiles.supportFolder(of: migrated).path, toPath: support + ".molt-new")
-        try Data(#"{"format": 1, "newStore": "\#(url.path).molt-new"}"#.utf8).write(
-            to: URL(fileURLWithPath: url.path + ".molt-swap"))
-        if stage >= 1 { try FileManager.default.moveItem(atPath: support, toPath: support + ".molt-old") }
-        if stage >= 2 { try FileManager.default.moveItem(atPath: support + ".molt-new", toPath: support) }
-        if stage >= 3 {
-            try FileManager.default.removeItem(at: url)
-            try FileManager.default.moveItem(atPath: url.path + ".molt-new", toPath: url.path)
+        let added = Set(externalFiles(of: migrated)).subtracting(externalFiles(of: url)).sorted()
+        let external = CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA")
+        for name in added {
+            try FileManager.default.copyItem(
+                at: CompanionFiles.supportFolder(of: migrated).appendingPathComponent("_EXTERNAL_DATA/\(name)"),
+                to: external.appendingPathComponent(name))
         }
-        return url
+        try Data(added.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: url.path + ".molt-new-files"))
+        try Data("\(name1)\n\(name2)\n".utf8).write(to: URL(fileURLWithPath: url.path + ".molt-old-files"))
+        if record {
+            try Data(#"{"format": 1, "newStore": "\#(url.path).molt-new"}"#.utf8).write(
+                to: URL(fileURLWithPath: url.path + ".molt-swap"))
+        }
+        if renamed {
+            try FileManager.default.removeItem(at: url)
+            try FileManager.default.copyItem(at: migrated, to: url)
+        } else {
+            try FileManager.default.copyItem(atPath: migrated.path, toPath: url.path + ".molt-new")
+        }
+        return (url, added)
     }
 
-    @Test("a swap cut short at any step of the folder exchange is finished by recovery", arguments: 0...3)
-    func rollForward(stage: Int) throws {
-        let url = try interruptedSwap(stage: stage)
-        #expect(try StoreRecovery.recover(at: url) == .finishedSwap)
+    var reversed: [AttributeValue?] {
+        [.data(Data(small.reversed())), .data(Data(large1.reversed())), .data(Data(large2.reversed())), nil]
+    }
+
+    @Test("a swap cut short before or after its rename is finished by recovery", arguments: [false, true])
+    func rollForward(renamed: Bool) throws {
+        let (url, added) = try interruptedSwap(renamed: renamed)
+        #expect(added.count == 2)
         #expect(
-            try images(url, version: 2) == [
-                .data(Data(small.reversed())), .data(Data(large1.reversed())), .data(Data(large2.reversed())), nil,
-            ])
+            try images(url, version: renamed ? 2 : 1)
+                == (renamed ? reversed : [.data(small), .data(large1), .data(large2), nil]),
+            "readable as it is, before recovery")
+        #expect(try StoreRecovery.recover(at: url) == .finishedSwap)
+        #expect(try images(url, version: 2) == reversed)
+        #expect(externalFiles(of: url) == (added + [orphan]).sorted())
         #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
     }
 
-    @Test("a swap that must be dropped (the old store was written since) puts the old folder back", arguments: 0...2)
-    func rollBack(stage: Int) throws {
-        let url = try interruptedSwap(stage: stage)
-        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: url.path + "-wal"))
-        #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
-        try? FileManager.default.removeItem(atPath: url.path + "-wal")
-        #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
-        #expect(externalFiles(of: url) == [name1, name2, orphan].sorted())
-        #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
+    @Test("a migration that must be dropped takes its files back and leaves the old store's")
+    func rollBack() throws {
+        for record in [false, true] {
+            let (url, _) = try interruptedSwap(renamed: false, record: record)
+            // With a record, the new store is dropped only because the old store was written since.
+            if record { try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: url.path + "-wal")) }
+            #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
+            try? FileManager.default.removeItem(atPath: url.path + "-wal")
+            #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
+            #expect(externalFiles(of: url) == [name1, name2, orphan].sorted())
+            #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
+            try FileManager.default.removeItem(at: url)
+            try FileManager.default.removeItem(at: CompanionFiles.supportFolder(of: url))
+        }
     }
 }

@@ -106,7 +106,9 @@ public final class HeavyweightMigration: @unchecked Sendable {
                 ".\(store.lastPathComponent).molt-dryrun-\(dryRunID)"
             ).path
             : files.new
-        let newSupport = options.dryRun ? files.support + ".molt-dryrun-\(dryRunID)" : files.newSupport
+        // A dry run's new store keeps its external data apart; a real one shares the old
+        // store's folder (``ExternalDataJournal``).
+        let dryRunSupport = files.support + ".molt-dryrun-\(dryRunID)"
         var report = MigrationReport()
         report.dryRun = options.dryRun
         do {
@@ -116,15 +118,15 @@ public final class HeavyweightMigration: @unchecked Sendable {
                 logger.debug("mapping run as SQL", metadata: ["molt.store": "\(store.path)"])
             } else {
                 try build(
-                    at: newPath, support: usesExternalStorage ? newSupport : nil, policyTypes: policyTypes,
-                    report: &report, started: started)
+                    at: newPath, dryRunSupport: dryRunSupport, policyTypes: policyTypes, report: &report,
+                    started: started)
             }
             // Every connection to the new store is closed now; make its content durable.
             try FileSync.sync(path: newPath)
             if options.dryRun {
                 lock.abandon()
                 try removeStore(at: newPath)
-                try FileOperations.removeTree(newSupport)
+                try FileOperations.removeTree(dryRunSupport)
             } else {
                 try lock.releaseForSwap()
                 report.backup = try StoreSwap.replace(store, backup: options.backup, date: started)
@@ -132,8 +134,14 @@ public final class HeavyweightMigration: @unchecked Sendable {
             }
         } catch {
             lock.abandon()
-            try? removeStore(at: newPath)
-            if FileOperations.exists(newPath) == false { try? FileOperations.removeTree(newSupport) }
+            if options.dryRun {
+                try? removeStore(at: newPath)
+                try? FileOperations.removeTree(dryRunSupport)
+            } else if !FileOperations.exists(files.intent) {
+                try? removeStore(at: newPath)
+                try? ExternalDataJournal.abandon(files)
+            }
+            // With a swap record, the swap is committed: whoever opens the store next finishes it.
             throw Self.classify(error, store: store.path)
         }
         report.duration = Date().timeIntervalSince(started)
@@ -178,7 +186,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
     }
 
     private func build(
-        at newPath: String, support: String?, policyTypes: [String: any EntityMigrationPolicy.Type],
+        at newPath: String, dryRunSupport: String, policyTypes: [String: any EntityMigrationPolicy.Type],
         report: inout MigrationReport, started: Date
     ) throws {
         let logger = options.logger
@@ -193,9 +201,18 @@ public final class HeavyweightMigration: @unchecked Sendable {
         if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
         creation.logger = logger
         try removeStore(at: newPath)
-        if let support {
-            creation.externalData = try ExternalDataStaging.prepare(
-                support, from: StoreFiles(store).support, logger: logger)
+        var journal: ExternalDataJournal?
+        if usesExternalStorage {
+            if options.dryRun {
+                creation.externalData = ExternalDataFolder(supportFolder: URL(fileURLWithPath: dryRunSupport))
+            } else {
+                let list = try ExternalDataJournal(StoreFiles(store))
+                let folder = ExternalDataFolder(store: store)
+                folder.sharesFilesWithSource = true
+                folder.willCreate = { try list.record($0) }
+                creation.externalData = folder
+                journal = list
+            }
         }
         let destination: ObjectStore
         do {
@@ -211,10 +228,15 @@ public final class HeavyweightMigration: @unchecked Sendable {
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
-        if let support {
+        if usesExternalStorage {
             try destination.externalData.sync()
             destination.externalData.removeRetired()
-            report.externalFiles = try ExternalDataStaging.finish(support, from: StoreFiles(store).support)
+            let used = try destination.externalFileNames()
+            report.externalFiles = used.count
+            if journal != nil {
+                try ExternalDataJournal.writeOldFiles(
+                    try source.externalFileNames().subtracting(used), StoreFiles(store))
+            }
         }
         try destination.store.connection.execute(
             "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")

@@ -9,8 +9,8 @@ import MoltStore
 /// | `Store.sqlite-wal`, `-shm`, `-journal` | its SQLite companions |
 /// | `.Store_SUPPORT/` | its external binary data |
 /// | `Store.sqlite.molt-new` | the migrated store being built (deleted if the migration stops) |
-/// | `.Store_SUPPORT.molt-new/` | the migrated store's support folder, when either model has external storage |
-/// | `.Store_SUPPORT.molt-old/` | the old support folder during a swap (removed when the swap is done) |
+/// | `Store.sqlite.molt-new-files` | the external-data files the migration created (removed if it stops) |
+/// | `Store.sqlite.molt-old-files` | the old store's files the new one does not use (removed after the swap) |
 /// | `Store.sqlite.molt-swap` | the record of a swap in progress (a crash is finished on the next run) |
 /// | `Store.molt-backup-20261121T230000.sqlite` | the old store kept by `--backup` (with its `.…_SUPPORT` folder) |
 struct StoreFiles {
@@ -29,10 +29,10 @@ struct StoreFiles {
     var new: String { store + ".molt-new" }
     /// The swap record.
     var intent: String { store + ".molt-swap" }
-    /// The new store's support folder, filled while it is built.
-    var newSupport: String { support + ".molt-new" }
-    /// Where the old support folder goes while the new one takes its place.
-    var oldSupport: String { support + ".molt-old" }
+    /// The list of external-data files the migration created (``ExternalDataJournal``).
+    var newExternalFiles: String { store + ".molt-new-files" }
+    /// The list of the old store's external-data files the new store does not use.
+    var oldExternalFiles: String { store + ".molt-old-files" }
 
     /// The companions of another file name (the new store's).
     static func companions(of path: String) -> [String] {

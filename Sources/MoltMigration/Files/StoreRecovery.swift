@@ -55,12 +55,12 @@ public enum StoreRecovery {
                 try StoreSwap.finish(files)
             } else {
                 try FileOperations.remove(files.intent)
-                if FileOperations.exists(files.new) || FileOperations.exists(files.newSupport) {
+                if FileOperations.exists(files.new) || FileOperations.exists(files.newExternalFiles) {
                     try removeNewStore(files)
                     outcome = .removedUnfinishedMigration
                 }
             }
-        } else if FileOperations.exists(files.new) || FileOperations.exists(files.newSupport) {
+        } else if FileOperations.exists(files.new) || FileOperations.exists(files.newExternalFiles) {
             try removeNewStore(files)
             outcome = .removedUnfinishedMigration
         }
@@ -119,8 +119,8 @@ public enum StoreRecovery {
         FaultPoint.reach("recover.companions-removed")
         try FileOperations.remove(files.new)
         try FileOperations.syncFolder(of: files.store)
-        // The new store is gone, so no row refers to its support folder any more.
-        try StoreSwap.undoSupportSwap(files)
+        // The new store is gone, so no row refers to the files it added.
+        try ExternalDataJournal.abandon(files)
     }
 
     /// Dry-run stores, half-created new stores, companions of a new store that is gone, the

@@ -16,17 +16,14 @@ import MoltStore
 ///    migration is finished by whoever looks next (``StoreRecovery``).
 /// 3. The old store's empty `-wal` and its `-shm` are removed, so no old file sits beside the
 ///    new store.
-/// 4. When the new store was built with a support folder of its own (`.Store_SUPPORT.molt-new`,
-///    made when either model has attributes with external storage), the old folder is renamed
-///    `.Store_SUPPORT.molt-old` and the new one takes its name.
-/// 5. The new store is renamed over the old one: one atomic `rename(2)`. The folder is synced.
-/// 6. The old support folder is removed (a backup keeps its files: they are linked), then the
-///    swap record.
+/// 4. The new store is renamed over the old one: one atomic `rename(2)`. The folder is synced.
+/// 5. The old store's external-data files the new store does not use are removed (a backup
+///    keeps them: they are linked), then the swap record.
 ///
-/// Between steps 4 and 5 the old store sits beside the new support folder; the swap record
-/// is written by then, so whoever opens the store next (``StoreRecovery``) finishes the swap
-/// first. The new store takes the old one's permissions (and owner, when allowed). Without a
-/// new support folder, the old one (if any) stays where it is and serves the new store.
+/// The new store takes the old one's permissions (and owner, when allowed). The support folder
+/// (`.Store_SUPPORT`) stays where it is and serves both stores until the rename: the new
+/// store's rows name the old files they carry unchanged and new files the migration added
+/// (``ExternalDataJournal``), so whichever store the path holds finds every file it names.
 enum StoreSwap {
     /// The swap record's content.
     struct Intent: Codable, Equatable {
@@ -44,8 +41,6 @@ enum StoreSwap {
                 location: SourceLocation(file: files.store), recovery: "Run the migration again.")
         }
         try FileOperations.copyPermissions(from: files.store, to: files.new)
-        // Left by a swap that finished all but its tidying: nothing refers to it.
-        try FileOperations.removeTree(files.oldSupport)
         var backupPath: String?
         if backup {
             let name = files.backupName(at: date)
@@ -70,38 +65,15 @@ enum StoreSwap {
             try FileOperations.remove(files.wal)
             FaultPoint.reach("swap.log-removed")
             try FileOperations.remove(files.sharedMemory)
-            if FileOperations.exists(files.newSupport) {
-                if FileOperations.exists(files.support) {
-                    try FileOperations.rename(files.support, to: files.oldSupport)
-                    FaultPoint.reach("swap.old-support-moved")
-                }
-                try FileOperations.rename(files.newSupport, to: files.support)
-                FaultPoint.reach("swap.new-support-moved")
-            }
             FaultPoint.reach("swap.before-rename")
             try FileOperations.rename(files.new, to: files.store)
             FaultPoint.reach("swap.renamed")
             try FileOperations.syncFolder(of: files.store)
             FaultPoint.reach("swap.folder-synced")
         }
-        if FileOperations.exists(files.oldSupport) {
-            try FileOperations.removeTree(files.oldSupport)
-            FaultPoint.reach("swap.old-support-removed")
-        }
+        try ExternalDataJournal.finish(files)
         try FileOperations.remove(files.intent)
         FaultPoint.reach("swap.record-removed")
-        try FileOperations.syncFolder(of: files.store)
-    }
-
-    /// Puts the old support folder back where a swap that will not finish (the new store is
-    /// being discarded) may have moved it, and removes the new one.
-    static func undoSupportSwap(_ files: StoreFiles) throws {
-        if FileOperations.exists(files.oldSupport) {
-            // The new folder took the old one's name: it goes, the old one comes back.
-            try FileOperations.removeTree(files.support)
-            try FileOperations.rename(files.oldSupport, to: files.support)
-        }
-        try FileOperations.removeTree(files.newSupport)
         try FileOperations.syncFolder(of: files.store)
     }
 

@@ -35,6 +35,20 @@ public final class ExternalDataFolder: @unchecked Sendable {
     private var synced = 0
     /// Files whose rows now refer to other values: removed once that change is committed.
     private var retired: [String] = []
+    /// Names of this folder's own files that rows have been given as they are (see
+    /// ``sharesFilesWithSource``).
+    private var reused: Set<String> = []
+
+    /// Called with each new file's name before the file is created: a migration writes it to
+    /// its list of files to remove if it does not finish. Files are then only ever created
+    /// under new names (new UUIDs), so the list never names a file that was already there.
+    public var willCreate: ((String) throws -> Void)?
+
+    /// Whether the store being written shares this folder with the store its values are read
+    /// from (a migration's new store, which replaces the old one in one rename): a value read
+    /// unchanged from one of the folder's files is referred to by that file's name, with no
+    /// link or copy, the first time; later references get links of their own.
+    public var sharesFilesWithSource = false
 
     public init(supportFolder: URL) {
         self.supportFolder = supportFolder
@@ -121,6 +135,7 @@ public final class ExternalDataFolder: @unchecked Sendable {
         try createFolder()
         let name = UUID().uuidString
         let path = path(of: name)
+        try willCreate?(name)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("create the external-data file", path) }
         var failed: MoltError?
@@ -151,8 +166,16 @@ public final class ExternalDataFolder: @unchecked Sendable {
     /// share a name, so removing one row's file never takes another's value.
     public func adopt(_ origin: ExternalDataOrigins.Origin) throws -> String {
         let source = origin.folder + "/" + origin.name
+        if sharesFilesWithSource && origin.folder == url.path {
+            lock.lock()
+            let first = reused.insert(origin.name).inserted
+            lock.unlock()
+            if first { return origin.name }
+        }
         try createFolder()
-        for name in [origin.name, UUID().uuidString] {
+        let candidates = willCreate == nil ? [origin.name, UUID().uuidString] : [UUID().uuidString]
+        for name in candidates {
+            try willCreate?(name)
             if link(source, path(of: name)) == 0 {
                 record(name, needsSync: false)
                 return name
@@ -207,11 +230,16 @@ public final class ExternalDataFolder: @unchecked Sendable {
     }
 
     /// Removes the files retired so far: call after the transaction that retired them
-    /// committed.
+    /// committed. With ``sharesFilesWithSource``, only files this folder wrote or linked are
+    /// removed: the others are the source store's, which still refers to them.
     public func removeRetired() {
         lock.lock()
-        let names = retired
+        var names = retired
         retired.removeAll()
+        if sharesFilesWithSource {
+            let own = Set(written.map(\.name))
+            names = names.filter { own.contains($0) }
+        }
         lock.unlock()
         for name in names where ExternalBinaryColumn.isPlainFileName(name) { unlink(path(of: name)) }
     }
