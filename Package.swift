@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltCLITests",
-            dependencies: ["MoltTool", "MoltTestSupport"],
+            dependencies: ["MoltTool", "MoltTestSupport", "MoltSQLite"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -19,10 +19,14 @@ enum Tool {
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
-    static func run(_ arguments: [String], in folder: URL? = nil) throws -> ToolRun {
+    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> ToolRun
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let folder { process.currentDirectoryURL = folder }
         let out = Pipe()
         let err = Pipe()
@@ -41,7 +45,9 @@ enum Tool {
         group.wait()
         process.waitUntilExit()
         return ToolRun(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            status: process.terminationReason == .uncaughtSignal
+                ? 128 + process.terminationStatus : process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }

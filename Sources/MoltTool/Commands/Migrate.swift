@@ -158,6 +158,11 @@ struct Migrate: ParsableCommand {
                     [$0, String(report.destinationCounts[$0]!)]
                 }
         ).forEach { Output.line($0) }
+        if let files = report.externalFiles {
+            Output.line(
+                "External data: the \(report.dryRun ? "migrated copy" : "new store") refers to \(files) file\(files == 1 ? "" : "s") in _EXTERNAL_DATA."
+            )
+        }
         if let backup = report.backup { Output.line("The old store is kept as \(backup)") }
     }
 }
