@@ -208,4 +208,21 @@ struct ExternalDataTests {
         try store.write { writer in try writer.update(ids[1], attributes: ["image": nil]) }
         #expect(try files().count == 1)
     }
+
+    @Test("a value whose file went away after it was read is written from its own bytes")
+    func originGone() throws {
+        let (url, external, insert) = try ExternalDataFixtures.handMadeStore(in: folder, name: "Gone.sqlite")
+        let large = ExternalDataFixtures.bytes(140_000, seed: 9)
+        let name = UUID().uuidString
+        try large.write(to: external.appendingPathComponent(name))
+        try insert(1, ExternalDataFixtures.reference(name), .null)
+        let model = try ExternalDataFixtures.model()
+        let photo = try #require(try ObjectStore.open(at: url, models: .model(model)).objects(of: "Photo").all().first)
+        try FileManager.default.removeItem(at: external.appendingPathComponent(name))
+        let copy = try ObjectStore.create(at: folder.path("Kept.sqlite"), model: model) { writer in
+            try writer.insert("Photo", attributes: photo.attributes)
+        }
+        #expect(try copy.objects(of: "Photo").all().first?.attributes["image"] == .data(large))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: copy.externalData.url.path).count == 1)
+    }
 }

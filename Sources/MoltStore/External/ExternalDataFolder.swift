@@ -122,7 +122,10 @@ public final class ExternalDataFolder: @unchecked Sendable {
     /// long (written to a new file), else the value itself.
     public func column(for value: Data) throws -> ExternalBinaryColumn {
         if let origin = ExternalDataOrigins.shared.origin(of: value) {
-            return .file(try adopt(origin))
+            // A link is impossible here (another file system, no hard links, the file gone
+            // since it was read): the value's own bytes are written instead.
+            if let name = try? adopt(origin) { return .file(name) }
+            return .file(try write(value))
         }
         if value.count >= Self.fileThreshold {
             return .file(try write(value))
@@ -161,7 +164,7 @@ public final class ExternalDataFolder: @unchecked Sendable {
     }
 
     /// Makes the file `origin` names a file of this folder and returns its name here: a hard
-    /// link (a copy where links are impossible) under the same name, or under a new one when
+    /// link under the same name, or under a new one when
     /// that name is taken, as it is when the file is already this folder's. Two rows never
     /// share a name, so removing one row's file never takes another's value.
     public func adopt(_ origin: ExternalDataOrigins.Origin) throws -> String {
@@ -181,10 +184,7 @@ public final class ExternalDataFolder: @unchecked Sendable {
                 return name
             }
             if errno == EEXIST { continue }
-            guard [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(errno) else { break }
-            // No hard links here (another file system, or none at all): copy the bytes.
-            let folder = URL(fileURLWithPath: origin.folder).deletingLastPathComponent()
-            return try write(try ExternalDataFolder(supportFolder: folder).read(origin.name))
+            break
         }
         throw failure("link the external-data file \(origin.name)", path(of: origin.name))
     }
