@@ -177,8 +177,9 @@ public final class HeavyweightMigration: @unchecked Sendable {
         return types
     }
 
-    /// Whether either model has attributes with external storage: the new store then gets a
-    /// support folder of its own, swapped in with it.
+    /// Whether either model has attributes with external storage: the migration then runs
+    /// object by object and the new store writes to the old store's folder
+    /// (``ExternalDataJournal``).
     var usesExternalStorage: Bool {
         [sourceModel, destinationModel].contains { model in
             model.entities.contains { $0.attributes.contains(where: \.usesExternalStorage) }
