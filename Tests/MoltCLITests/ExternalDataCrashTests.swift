@@ -21,12 +21,7 @@ struct ExternalDataCrashTests {
     /// Version 2 moves external storage from `image` to `thumbnail`: the images' files are no
     /// longer used, the long thumbnail gets a new file.
     func bundle() throws -> URL {
-        let second = ExternalDataFixtures.entities.replacingOccurrences(
-            of: " allowsExternalBinaryDataStorage=\"YES\"", with: ""
-        ).replacingOccurrences(
-            of: "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\"",
-            with: "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\" allowsExternalBinaryDataStorage=\"YES\""
-        )
+        let second = ExternalDataFixtures.swappedStorageEntities
         return try ModelXML.writeBundle(
             "Photos", versions: [("Photos 1", ExternalDataFixtures.entities), ("Photos 2", second)],
             current: "Photos 2",
@@ -73,7 +68,7 @@ struct ExternalDataCrashTests {
         }
         #expect(points.contains("swap.renamed") && points.contains("swap.old-files-removed"), "\(points)")
         #expect(try version(of: traced, bundle: bundle) == 2)
-        let expectedFiles = try externalFiles(traced)
+        let expectedFiles = ExternalDataFixtures.files(of: traced)
         #expect(expectedFiles.count == 2 && expectedFiles.contains(orphan), "\(expectedFiles)")
 
         var kills = 0
@@ -94,7 +89,7 @@ struct ExternalDataCrashTests {
                 #expect(rerun.status == 0, "\(point): \(rerun.stderr)")
             }
             #expect(try version(of: url, bundle: bundle) == 2, "\(point)")
-            let files = try externalFiles(url)
+            let files = ExternalDataFixtures.files(of: url)
             #expect(files.count == expectedFiles.count && files.contains(orphan), "\(point): \(files)")
             let left = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
                 .sorted()
@@ -103,9 +98,4 @@ struct ExternalDataCrashTests {
         #expect(points.count >= 10 && kills == points.count, "\(kills) kills at \(points.count) points: \(points)")
     }
 
-    func externalFiles(_ url: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(
-            atPath: CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA").path
-        ).sorted()
-    }
 }

@@ -61,24 +61,18 @@ struct ExternalDataMigrationTests {
         PolicyRegistry.register([ReversingImageTestPolicy.self, FailingImageTestPolicy.self])
     }
 
-    /// Version 2 adds a rating; version 3 swaps which attribute allows external storage.
+    /// Version 2 adds a rating; version 3 is version 1 with external storage moved from the
+    /// image to the thumbnail.
     static func model(_ version: Int) throws -> ObjectModel {
         var entities = ExternalDataFixtures.entities
-        if version >= 2 {
+        if version == 2 {
             entities = entities.replacingOccurrences(
                 of: "<attribute name=\"thumbnail\"",
                 with:
                     "<attribute name=\"rating\" optional=\"YES\" attributeType=\"Integer 16\"/>\n<attribute name=\"thumbnail\""
             )
         }
-        if version == 3 {
-            entities = entities.replacingOccurrences(of: " allowsExternalBinaryDataStorage=\"YES\"", with: "")
-                .replacingOccurrences(
-                    of: "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\"",
-                    with:
-                        "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\" allowsExternalBinaryDataStorage=\"YES\""
-                )
-        }
+        if version == 3 { entities = ExternalDataFixtures.swappedStorageEntities }
         return try XcodeModelReader().read(
             Data(ModelXML.document(entities).utf8), file: "Photos \(version)/contents", name: "Photos \(version)")
     }
@@ -115,15 +109,6 @@ struct ExternalDataMigrationTests {
         }
     }
 
-    func externalFiles(of url: URL) -> [String] {
-        let path = CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    func inode(_ path: String) throws -> UInt64 {
-        (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-    }
-
     func storedColumn(_ url: URL, _ column: String) throws -> [SQLiteValue] {
         let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
         defer { connection.close() }
@@ -141,7 +126,8 @@ struct ExternalDataMigrationTests {
         ).run()
         #expect(try images(url, version: 2) == [.data(small), .data(large1), .data(large2), nil])
         #expect(
-            externalFiles(of: url) == [name1, name2, orphan].sorted(), "files no store uses are not Molt's to remove")
+            ExternalDataFixtures.files(of: url) == [name1, name2, orphan].sorted(),
+            "files no store uses are not Molt's to remove")
         #expect(report.externalFiles == 2)
         let support = CompanionFiles.supportFolder(of: url)
         #expect(try String(contentsOf: support.appendingPathComponent("notes"), encoding: .utf8) == "the app's own")
@@ -149,8 +135,9 @@ struct ExternalDataMigrationTests {
         let backupExternal = CompanionFiles.supportFolder(of: URL(fileURLWithPath: backup))
             .appendingPathComponent("_EXTERNAL_DATA")
         #expect(
-            try inode(support.appendingPathComponent("_EXTERNAL_DATA/\(name1)").path)
-                == inode(backupExternal.appendingPathComponent(name1).path), "the backup's file is a link, not a copy")
+            try ExternalDataFixtures.inode(support.appendingPathComponent("_EXTERNAL_DATA/\(name1)").path)
+                == ExternalDataFixtures.inode(backupExternal.appendingPathComponent(name1).path),
+            "the backup's file is a link, not a copy")
         #expect(FileManager.default.fileExists(atPath: backupExternal.appendingPathComponent(orphan).path))
         #expect(
             try images(URL(fileURLWithPath: backup), version: 1) == [.data(small), .data(large1), .data(large2), nil])
@@ -165,7 +152,7 @@ struct ExternalDataMigrationTests {
             store: url, source: try Self.model(1), destination: try Self.model(2),
             mapping: try Self.mapping(to: 2, filter: "caption != \"photo 3\"")
         ).run()
-        #expect(externalFiles(of: url) == [name1, orphan].sorted())
+        #expect(ExternalDataFixtures.files(of: url) == [name1, orphan].sorted())
         #expect(try images(url, version: 2) == [.data(small), .data(large1), nil])
 
         let other = TemporaryDirectory()
@@ -179,7 +166,7 @@ struct ExternalDataMigrationTests {
         ).run()
         #expect(
             try images(second, version: 2) == [.data(Data(large1.reversed())), .data(Data(small.reversed()))])
-        let files = externalFiles(of: second)
+        let files = ExternalDataFixtures.files(of: second)
         #expect(files.count == 1 && files != [name1], "the reversed image is a new file: \(files)")
     }
 
@@ -197,7 +184,7 @@ struct ExternalDataMigrationTests {
             Issue.record("the long thumbnail is not in a file: \(thumbnails[3])")
             return
         }
-        #expect(externalFiles(of: url) == [name, orphan].sorted())
+        #expect(ExternalDataFixtures.files(of: url) == [name, orphan].sorted())
         #expect(report.externalFiles == 1)
         let photos = try ObjectStore(store: SQLiteStore(at: url), model: Self.model(3)).objects(of: "Photo").all()
         #expect(photos[3].attributes["thumbnail"] == .data(large2))
@@ -207,7 +194,7 @@ struct ExternalDataMigrationTests {
     func failureAndDryRun() throws {
         let url = try sourceStore()
         let before = try MigrationFixtures.files(folder)
-        let filesBefore = externalFiles(of: url)
+        let filesBefore = ExternalDataFixtures.files(of: url)
         let error = #expect(throws: MoltError.self) {
             try HeavyweightMigration(
                 store: url, source: try Self.model(1), destination: try Self.model(2),
@@ -223,7 +210,7 @@ struct ExternalDataMigrationTests {
         ).run()
         #expect(report.dryRun && report.externalFiles == 2)
         #expect(try MigrationFixtures.files(folder) == before)
-        #expect(externalFiles(of: url) == filesBefore)
+        #expect(ExternalDataFixtures.files(of: url) == filesBefore)
         #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
     }
 
@@ -259,7 +246,8 @@ struct ExternalDataMigrationTests {
             store: migrated, source: try Self.model(1), destination: try Self.model(2),
             mapping: try Self.mapping(to: 2, policy: "ReversingImageTestPolicy")
         ).run()
-        let added = Set(externalFiles(of: migrated)).subtracting(externalFiles(of: url)).sorted()
+        let added = Set(ExternalDataFixtures.files(of: migrated)).subtracting(ExternalDataFixtures.files(of: url))
+            .sorted()
         let external = CompanionFiles.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA")
         for name in added {
             try FileManager.default.copyItem(
@@ -295,7 +283,7 @@ struct ExternalDataMigrationTests {
             "readable as it is, before recovery")
         #expect(try StoreRecovery.recover(at: url) == .finishedSwap)
         #expect(try images(url, version: 2) == reversed)
-        #expect(externalFiles(of: url) == (added + [orphan]).sorted())
+        #expect(ExternalDataFixtures.files(of: url) == (added + [orphan]).sorted())
         #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
     }
 
@@ -308,7 +296,7 @@ struct ExternalDataMigrationTests {
             #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
             try? FileManager.default.removeItem(atPath: url.path + "-wal")
             #expect(try images(url, version: 1) == [.data(small), .data(large1), .data(large2), nil])
-            #expect(externalFiles(of: url) == [name1, name2, orphan].sorted())
+            #expect(ExternalDataFixtures.files(of: url) == [name1, name2, orphan].sorted())
             #expect(try MigrationFixtures.files(folder) == ["Photos.sqlite", ".Photos_SUPPORT"].sorted())
             try FileManager.default.removeItem(at: url)
             try FileManager.default.removeItem(at: CompanionFiles.supportFolder(of: url))

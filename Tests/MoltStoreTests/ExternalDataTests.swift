@@ -161,11 +161,8 @@ struct ExternalDataTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: copy.externalData.url.path)
         #expect(names.count == 3)
         #expect(names.contains(name), "the first use keeps the file's name")
-        func inode(_ path: String) throws -> UInt64 {
-            (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-        }
-        let original = try inode(external.appendingPathComponent(name).path)
-        let linked = try names.filter { try inode(copy.externalData.path(of: $0)) == original }
+        let original = try ExternalDataFixtures.inode(external.appendingPathComponent(name).path)
+        let linked = try names.filter { try ExternalDataFixtures.inode(copy.externalData.path(of: $0)) == original }
         #expect(linked.count == 2, "both unchanged values are links to the source's file, under two names")
         #expect(
             try copy.objects(of: "Photo").all().map { $0.attributes["image"] } == [

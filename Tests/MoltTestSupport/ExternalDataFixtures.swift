@@ -67,4 +67,25 @@ public enum ExternalDataFixtures {
     public static func inline(_ value: Data) -> SQLiteValue {
         .blob(Data([0x01]) + value)
     }
+
+    /// ``entities`` with external storage moved from `image` to `thumbnail`.
+    public static var swappedStorageEntities: String {
+        entities.replacingOccurrences(of: " allowsExternalBinaryDataStorage=\"YES\"", with: "")
+            .replacingOccurrences(
+                of: "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\"",
+                with:
+                    "name=\"thumbnail\" optional=\"YES\" attributeType=\"Binary\" allowsExternalBinaryDataStorage=\"YES\""
+            )
+    }
+
+    /// The names in the `_EXTERNAL_DATA` folder of the store at `store`, sorted (none if absent).
+    public static func files(of store: URL) -> [String] {
+        let path = CompanionFiles.supportFolder(of: store).appendingPathComponent("_EXTERNAL_DATA").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// The file's inode number: equal for two names of one file (a hard link).
+    public static func inode(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    }
 }

@@ -45,17 +45,9 @@ final class ExternalDataJournal {
 
     /// Writes the list of the old store's files the new store does not refer to, synced.
     static func writeOldFiles(_ names: Set<String>, _ files: StoreFiles) throws {
-        let temporary = files.oldExternalFiles + ".tmp"
-        do {
-            try Data(names.sorted().map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            throw MoltError(
-                .fileWriteUnknown, "cannot write the list of old files: \(FileOperations.reason(error))",
-                location: SourceLocation(file: temporary))
-        }
-        try FileSync.sync(path: temporary)
-        try FileOperations.rename(temporary, to: files.oldExternalFiles)
-        try FileOperations.syncFolder(of: files.oldExternalFiles)
+        try FileOperations.writeDurably(
+            Data(names.sorted().map { $0 + "\n" }.joined().utf8), to: files.oldExternalFiles,
+            what: "the list of old files")
     }
 
     /// The new store is in place: removes the old store's files it does not use, then the lists.

@@ -119,6 +119,24 @@ enum FileOperations {
         }
     }
 
+    /// Writes `data` at `path` so that, whatever happens, `path` holds all of it or does not
+    /// exist: written beside it, synced (then `afterSync`), renamed into place, folder synced.
+    /// `what` names the file in errors.
+    static func writeDurably(_ data: Data, to path: String, what: String, afterSync: () -> Void = {}) throws {
+        let temporary = path + ".tmp"
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            try? remove(temporary)
+            throw MoltError(
+                .fileWriteUnknown, "cannot write \(what): \(reason(error))", location: SourceLocation(file: temporary))
+        }
+        try FileSync.sync(path: temporary)
+        afterSync()
+        try rename(temporary, to: path)
+        try syncFolder(of: path)
+    }
+
     /// Syncs a file and the folder it is in.
     static func syncFolder(of path: String) throws {
         try FileSync.sync(

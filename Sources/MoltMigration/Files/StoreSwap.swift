@@ -80,17 +80,8 @@ enum StoreSwap {
     static func writeIntent(_ intent: Intent, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let temporary = path + ".tmp"
-        do {
-            try encoder.encode(intent).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            throw MoltError(
-                .fileWriteUnknown, "cannot write the swap record: \(error.localizedDescription)",
-                location: SourceLocation(file: temporary))
+        try FileOperations.writeDurably(try encoder.encode(intent), to: path, what: "the swap record") {
+            FaultPoint.reach("swap.record-synced")
         }
-        try FileSync.sync(path: temporary)
-        FaultPoint.reach("swap.record-synced")
-        try FileOperations.rename(temporary, to: path)
-        try FileOperations.syncFolder(of: path)
     }
 }

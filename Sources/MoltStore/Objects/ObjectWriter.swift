@@ -99,20 +99,27 @@ public final class ObjectWriter {
         let entityLayout = try requireObject(id)
         var assignments: [String] = []
         var bindings: [SQLiteValue] = []
+        // The files the row names once updated.
+        var kept: Set<String> = []
         for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
             guard let column = entityLayout.attribute(named: name) else {
                 throw unknownProperty(name, in: entityLayout)
             }
             if let value { try check(value, fits: column.attribute, entity: id.entity) }
             assignments.append("\(SQL.identifier(column.column)) = ?")
-            bindings.append(try stored(value, for: column.attribute, entity: id.entity))
+            let bound = try stored(value, for: column.attribute, entity: id.entity)
+            if column.attribute.usesExternalStorage, case .blob(let bytes) = bound,
+                case .file(let file)? = try? ExternalBinaryColumn.decode(bytes)
+            {
+                kept.insert(file)
+            }
+            bindings.append(bound)
         }
         let replaced = try storedFileNames(of: id, in: entityLayout, attributes: Array(attributes.keys))
         assignments.append("\"Z_OPT\" = \"Z_OPT\" + 1")
         try run(
             "UPDATE \(SQL.identifier(entityLayout.table)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             bindings + [.integer(id.primaryKey)])
-        let kept = try storedFileNames(of: id, in: entityLayout, attributes: Array(attributes.keys))
         for name in replaced.subtracting(kept) { externalData.retire(name) }
     }
 
