@@ -37,7 +37,7 @@ struct XcodeMappingCommandTests {
 
     static let converted = """
         <?xml version="1.0" encoding="UTF-8"?>
-        <mapping-model format="1" source-model="Notes" destination-model="Notes 2">
+        <mapping-model format="1" source-model="Notes" destination-model="Notes 2" property-defaults="same-name">
             <entity-mapping name="NoteToNote" type="transform" source="Note" destination="Note">
                 <attribute name="heading" value="$source.title"/>
             </entity-mapping>

@@ -191,7 +191,7 @@ struct XcodeMappingErrorTests {
         let (notAFetch, _) = error { $0.keyPath("source", "title") }
         #expect(
             notAFetch
-                == "xcmapping.xml:\(line): <attribute>: NoteToNote: the source fetch is an NSKeyPathExpression, not the fetch Xcode writes"
+                == "xcmapping.xml:\(line): <attribute>: NoteToNote: the source fetch is an NSKeyPathExpression ($source.title), not the fetch Xcode writes: Core Data would map each object of the collection it gives, which Molt cannot work out before the run"
         )
         let (notACondition, _) = error { $0.fetch("Note", "1 + 2") }
         #expect(

@@ -87,8 +87,9 @@ struct XcodeMappingReaderTests {
     @Test("reads names, order, kinds, policy, user info, filter and every kind of archived value")
     func readsEverything() throws {
         let model = try XcodeMappingXML.read(Self.fullDocument)
+        // Xcode's "Undefined" type with a policy: Core Data's custom mapping.
         var note = EntityMapping(
-            name: "NoteToNote", kind: .transform, sourceEntityName: "Note", destinationEntityName: "Note",
+            name: "NoteToNote", kind: .custom, sourceEntityName: "Note", destinationEntityName: "Note",
             policyName: "App.NotePolicy", filter: try Self.parse("isDraft == NO AND title BEGINSWITH[c] \"x\""))
         note.attributeMappings = [
             PropertyMapping(name: "title", value: .expression(try Self.parse("uppercase($source.title)"))),
@@ -120,7 +121,7 @@ struct XcodeMappingReaderTests {
                 EntityMapping(
                     name: "CommentToComment", kind: .copy, sourceEntityName: "Comment", destinationEntityName: "Comment"
                 ),
-            ])
+            ], propertyDefaults: .sameName)
         #expect(model == expected)
         #expect(model.sourceFile == "xcmapping.xml")
         #expect(model.entityMappings.map { $0.location?.line ?? 0 }.allSatisfy { $0 > 0 })
@@ -136,9 +137,9 @@ struct XcodeMappingReaderTests {
         #expect(
             text == """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <mapping-model format="1" source-model="Model" destination-model="Model 2">
+                <mapping-model format="1" source-model="Model" destination-model="Model 2" property-defaults="same-name">
                     <entity-mapping name="People" type="transform" source="Person" destination="Author"/>
-                    <entity-mapping name="NoteToNote" type="transform" source="Note" destination="Note" policy="App.NotePolicy">
+                    <entity-mapping name="NoteToNote" type="custom" source="Note" destination="Note" policy="App.NotePolicy">
                         <filter>isDraft == FALSE AND title BEGINSWITH[c] "x"</filter>
                         <attribute name="title" value="uppercase($source.title)"/>
                         <attribute name="count" value="1 + 2"/>

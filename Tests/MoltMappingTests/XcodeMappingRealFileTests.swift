@@ -72,7 +72,7 @@ struct XcodeMappingRealFileTests {
         #expect(
             MappingWriter().text(of: backward) == """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <mapping-model format="1" source-model="Advanced.EvolutionDemo.V2" destination-model="Advanced.EvolutionDemo.V1">
+                <mapping-model format="1" source-model="Advanced.EvolutionDemo.V2" destination-model="Advanced.EvolutionDemo.V1" property-defaults="same-name">
                     <entity-mapping name="CreatureToCreature" type="transform" source="Creature" destination="Creature">
                         <attribute name="numberOfFlagella" value="$source.numberOfFlippers"/>
                     </entity-mapping>

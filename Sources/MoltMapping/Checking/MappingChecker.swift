@@ -9,10 +9,13 @@ public import MoltModel
 /// match the model, a policy no compiled-in policy has (when the list is known), a value that
 /// can never fit its attribute, a relationship mapped through an entity mapping that makes the
 /// wrong entity or through source objects, a non-optional attribute left with no value and no
-/// default, an unknown variable or `$manager` function, a filter that is not a condition.
+/// default (unless the mapping's policy may set it), a relationship that may not be empty left
+/// without a value that nobody may set (see ``PropertySetters``), an unknown variable or
+/// `$manager` function, a filter that is not a condition.
 /// Warnings: values whose fit depends on the data (text read as a number), relationships
-/// inference cannot fill, source entities no mapping reads, model names that differ from the
-/// file's.
+/// inference cannot fill, non-optional properties left to a policy, source entities no mapping
+/// reads, model names that differ from the file's. Notes: required relationships left to an
+/// inverse that another mapping sets.
 ///
 /// ```swift
 /// let diagnostics = MappingChecker().check(mapping, source: v1, destination: v2)
@@ -44,6 +47,7 @@ private struct CheckRun {
     let destination: ObjectModel
     let knownPolicies: Set<String>?
     let resolver: MappingResolver
+    let setters: PropertySetters
     var diagnostics: [Diagnostic] = []
     let fileLocation: SourceLocation?
 
@@ -53,6 +57,7 @@ private struct CheckRun {
         self.destination = destination
         self.knownPolicies = knownPolicies
         resolver = MappingResolver(source: source, destination: destination, mappingModel: mappingModel)
+        setters = PropertySetters(resolver: resolver)
         fileLocation = mappingModel.sourceFile.map { SourceLocation(file: $0) }
     }
 
@@ -231,17 +236,26 @@ private struct CheckRun {
                 &typer, origin: property.mapping?.origin, fallback: location, element: "attribute",
                 mapping: mapping.name, property: attribute.name)
         case .noValue:
-            if !attribute.isOptional {
-                if property.origin == .explicit {
-                    report(
-                        .warning, "nil for a non-optional attribute fails validation", at: location,
-                        entity: mapping.name, property: attribute.name)
-                } else {
-                    report(
-                        .error,
-                        "the attribute is not optional, but no source attribute matches it and it has no default value; give it a value",
-                        at: location, entity: mapping.name, property: attribute.name)
-                }
+            guard !attribute.isOptional else { break }
+            let setters = setters.of(attribute: attribute, in: mapping)
+            let who = setters.map(\.description).joined(separator: ", ")
+            if property.origin == .explicit {
+                report(
+                    .warning,
+                    "nil for a non-optional attribute fails validation\(who.isEmpty ? "" : " unless \(who) sets it")",
+                    at: location, entity: mapping.name, property: attribute.name)
+            } else if !setters.isEmpty {
+                // Core Data runs such a mapping: the policy may set the value in any hook, and
+                // the validate pass judges what it did (1570).
+                report(
+                    .warning,
+                    "no source attribute matches it and it has no default value, so \(who) must set it; otherwise the validate pass fails (1570)",
+                    at: location, entity: mapping.name, property: attribute.name)
+            } else {
+                report(
+                    .error,
+                    "the attribute is not optional, but no source attribute matches it and it has no default value; give it a value (or name a policy that sets it)",
+                    at: location, entity: mapping.name, property: attribute.name)
             }
         case .modelDefault:
             break
@@ -292,14 +306,30 @@ private struct CheckRun {
                 mapping: mapping.name, property: relationship.name)
         case .noValue where property.origin == .nothing:
             let reason = resolved.unresolvedRelationships[relationship.name] ?? "nothing matches it"
-            let required = !relationship.isOptional || relationship.minCount > 0
-            // A relationship the source does not have starts empty, as inference would leave
-            // it; only a required one is a problem.
-            if resolved.newRelationships.contains(relationship.name) && !required { return }
-            report(
-                required ? .error : .warning,
-                "the relationship is left empty: \(reason)\(required ? ", and it is not optional" : ""); map it with <relationship>",
-                at: location, entity: mapping.name, property: relationship.name)
+            guard relationship.requiresObjects else {
+                // A relationship the source does not have starts empty, as inference would
+                // leave it, and it may be empty (a non-optional to-many without a minCount too).
+                if resolved.newRelationships.contains(relationship.name) { return }
+                report(
+                    .warning, "the relationship is left empty: \(reason); map it with <relationship>", at: location,
+                    entity: mapping.name, property: relationship.name)
+                return
+            }
+            let setters = setters.of(relationship: relationship, in: mapping)
+            let rule = relationship.isToMany ? "it needs at least \(relationship.minCount) objects" : "it is not optional"
+            if setters.isEmpty {
+                report(
+                    .error,
+                    "the relationship is left empty: \(reason), and \(rule); map it with <relationship> (or name a policy that sets it)",
+                    at: location, entity: mapping.name, property: relationship.name)
+            } else {
+                // Core Data runs such a mapping; the validate pass judges the result (1570, 1580).
+                let who = setters.map(\.description).joined(separator: "; ")
+                report(
+                    setters.contains(where: \.isMapped) ? .note : .warning,
+                    "the mapping gives the relationship no value (\(reason)), and \(rule): \(who) may set it; the validate pass checks that it is set",
+                    at: location, entity: mapping.name, property: relationship.name)
+            }
         default:
             break
         }

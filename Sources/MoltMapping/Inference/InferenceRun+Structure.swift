@@ -6,13 +6,14 @@ extension InferenceRun {
         let entity = destinationEntity.name
         let sourceRelationships = source.allRelationships(of: sourceEntity).filter { !$0.isTransient }
         for relationship in destination.allRelationships(of: destinationEntity) where !relationship.isTransient {
-            let required = !relationship.isOptional || relationship.minCount > 0
             guard
                 let old = match(
                     relationship.name, relationship.renamingIdentifier, in: sourceRelationships, name: \.name,
                     identifier: \.renamingIdentifier)
             else {
-                if required {
+                // A new relationship starts empty: fine unless it may not be (a non-optional
+                // to-one, or a minCount above 0; a non-optional to-many may be empty).
+                if relationship.requiresObjects {
                     reason(
                         entity, relationship.name,
                         "the new relationship is required, and no source relationship fills it",
@@ -26,7 +27,7 @@ extension InferenceRun {
                     "the relationship now leads to \(relationship.destinationEntityName), which \(stranded) objects do not become",
                     "write a mapping file that says which objects it holds")
             }
-            if old.isOptional && !relationship.isOptional || relationship.minCount > old.minCount {
+            if relationship.isStricter(than: old) {
                 reason(
                     entity, relationship.name, "the relationship became required, and existing objects may have none",
                     "keep it optional, or write a mapping file (with a policy) that fills it")

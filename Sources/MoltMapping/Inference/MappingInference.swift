@@ -47,8 +47,9 @@ public enum InferenceResult: Sendable {
 /// so a model can be inferred from any earlier version however many renames lie between.
 ///
 /// Inferred:
-/// - attributes and relationships added (a new non-optional attribute needs a default value) or
-///   removed; a non-optional attribute becoming optional; an optional attribute becoming
+/// - attributes and relationships added (a new non-optional attribute needs a default value; a
+///   new relationship starts empty, which a non-optional to-many without a `minCount` may be)
+///   or removed; a non-optional attribute becoming optional; an optional attribute becoming
 ///   non-optional when it has a default (`coalesce($source.x, default)`: empty values take it);
 /// - entities, attributes and relationships renamed through renaming identifiers;
 /// - entities added (an `add` mapping) and removed (a `remove` mapping);
@@ -63,8 +64,9 @@ public enum InferenceResult: Sendable {
 ///
 /// Refused, each with a reason naming the entity (and property) and what to do:
 /// - a new non-optional attribute without a default, or an optional attribute becoming
-///   non-optional without one; a new required relationship, or a relationship becoming
-///   required;
+///   non-optional without one; a new relationship that may not be empty (a non-optional
+///   to-one, or a `minCount` above 0), or a relationship whose rule becomes stricter
+///   (``MoltModel/Relationship/isStricter(than:)``);
 /// - any other type change;
 /// - a relationship that now leads to an entity its old objects do not become;
 /// - one source entity feeding two destination entities; a concrete entity becoming abstract;

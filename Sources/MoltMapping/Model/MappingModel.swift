@@ -11,16 +11,32 @@ public struct MappingModel: Sendable, Hashable {
     public var destinationModelName: String?
     /// The entity mappings, in the order they run.
     public var entityMappings: [EntityMapping]
+    /// How properties the file gives no value take one.
+    public var propertyDefaults: PropertyDefaults
     /// The file the model was read from. Not compared.
     @NotCompared public var sourceFile: String? = nil
 
+    /// How a destination property that the mapping gives no value (not listed, or listed with
+    /// `value="default"`) takes one.
+    public enum PropertyDefaults: String, Sendable, Hashable, CaseIterable {
+        /// As Core Data's inference: the source property named by the destination property's
+        /// renaming identifier, else the one with its name, else the one with the same renaming
+        /// identifier (Molt's own files, and inferred mappings).
+        case inferred
+        /// As Xcode's mapping model editor: the source property with the same name only
+        /// (renaming identifiers are not looked at), so a property whose name is new in the
+        /// destination gets no value (Xcode mapping models, `property-defaults="same-name"`).
+        case sameName = "same-name"
+    }
+
     public init(
         sourceModelName: String? = nil, destinationModelName: String? = nil, entityMappings: [EntityMapping] = [],
-        sourceFile: String? = nil
+        propertyDefaults: PropertyDefaults = .inferred, sourceFile: String? = nil
     ) {
         self.sourceModelName = sourceModelName
         self.destinationModelName = destinationModelName
         self.entityMappings = entityMappings
+        self.propertyDefaults = propertyDefaults
         self.sourceFile = sourceFile
     }
 

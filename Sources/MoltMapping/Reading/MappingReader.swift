@@ -109,6 +109,8 @@ private struct ReadRun {
         var model = MappingModel(
             sourceModelName: root[attribute: "source-model"],
             destinationModelName: root[attribute: "destination-model"],
+            propertyDefaults: MappingModel.PropertyDefaults(rawValue: root[attribute: "property-defaults"] ?? "")
+                ?? .inferred,
             sourceFile: document.file)
         var names: Set<String> = []
         for element in root.children(named: "entity-mapping") {

@@ -59,6 +59,9 @@ public struct ResolvedEntityMapping: Sendable {
 ///   do (sub-entities mapped one by one), through all of them
 ///   (`destinationInstancesForSourceRelationshipNamed:sourceInstances:`).
 /// - A copy mapping infers every property.
+/// - With ``MappingModel/PropertyDefaults/sameName`` (Xcode mapping models), only a source
+///   property with the destination property's name is matched, as Xcode's editor fills in
+///   value expressions by name; renaming identifiers are not looked at.
 public struct MappingResolver {
     public let source: ObjectModel
     public let destination: ObjectModel
@@ -96,7 +99,7 @@ public struct MappingResolver {
                 break
             }
             if let sourceEntity,
-                let match = Self.match(
+                let match = self.match(
                     attribute.name, renamingIdentifier: attribute.renamingIdentifier,
                     in: source.allAttributes(of: sourceEntity).filter { !$0.isTransient }.map {
                         ($0.name, $0.renamingIdentifier)
@@ -135,15 +138,18 @@ public struct MappingResolver {
                 break
             }
             guard let sourceEntity,
-                let match = Self.match(
+                let match = self.match(
                     relationship.name, renamingIdentifier: relationship.renamingIdentifier,
                     in: source.allRelationships(of: sourceEntity).filter { !$0.isTransient }.map {
                         ($0.name, $0.renamingIdentifier)
                     }),
                 let sourceRelationship = source.relationship(named: match, in: sourceEntity)
             else {
+                let renamed =
+                    mappingModel.propertyDefaults == .inferred
+                    ? relationship.renamingIdentifier.map { " or \"\($0)\"" } ?? "" : ""
                 unresolved[relationship.name] =
-                    "the source entity has no relationship called \"\(relationship.name)\"\(relationship.renamingIdentifier.map { " or \"\($0)\"" } ?? "")"
+                    "the source entity has no relationship called \"\(relationship.name)\"\(renamed)"
                 new.insert(relationship.name)
                 relationships.append(
                     ResolvedProperty(name: relationship.name, value: .noValue, origin: .nothing, mapping: explicit))
@@ -188,6 +194,17 @@ public struct MappingResolver {
             else { return false }
             return source.entity(candidateSource, isKindOf: sourceEntity)
                 && destination.entity(candidateDestination, isKindOf: destinationEntity)
+        }
+    }
+
+    /// The source property a destination property maps from, by the mapping model's rule for
+    /// properties it gives no value.
+    func match(
+        _ name: String, renamingIdentifier: String?, in candidates: [(name: String, renamingIdentifier: String?)]
+    ) -> String? {
+        switch mappingModel.propertyDefaults {
+        case .inferred: Self.match(name, renamingIdentifier: renamingIdentifier, in: candidates)
+        case .sameName: candidates.first { $0.name == name }?.name
         }
     }
 

@@ -16,6 +16,7 @@ public struct MappingWriter {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mapping-model format=\"1\""
         if let source = model.sourceModelName { out += " source-model=" + Self.attribute(source) }
         if let destination = model.destinationModelName { out += " destination-model=" + Self.attribute(destination) }
+        if model.propertyDefaults != .inferred { out += " property-defaults=\"\(model.propertyDefaults.rawValue)\"" }
         guard !model.entityMappings.isEmpty else { return out + "/>\n" }
         out += ">\n"
         for mapping in model.entityMappings {

@@ -14,9 +14,12 @@ internal import MoltCore
 /// - no source expression, or `TRUEPREDICATE`: no filter (every object, Xcode's default);
 /// - another predicate: that predicate, parsed as a `<filter>` is, becomes the filter (it must
 ///   be a condition, and Molt's predicate language must read it);
+/// - the context may be written `$manager.sourceContext` or `FUNCTION($manager, "sourceContext")`
+///   (the same call);
 /// - anything else is refused, since Molt cannot run an arbitrary fetch: another entity than
-///   the mapping's source, another context than `$manager.sourceContext`, a count-only fetch,
-///   an expression of another shape.
+///   the mapping's source, another context, a count-only fetch. An expression of another
+///   shape (Apple: "any other expression that evaluates to a collection") is read, shown in
+///   Molt's syntax and refused with what to change: which objects it gives depends on the run.
 ///
 /// The fetch expression's own fields (`NSFRExpression` for the request, `NSMOCExpression` for
 /// the context) are Foundation's names; no real file with a stored source expression was
@@ -30,7 +33,14 @@ enum ArchivedSourceFetch {
         try place.locating {
             let root = try place.archive(data).root()
             guard root.className == "NSFetchRequestExpression" else {
-                throw refusal(place, "is an \(root.className), not the fetch Xcode writes")
+                // Core Data maps each object of whatever collection the expression gives; Molt
+                // reads the expression to say what it is, but runs only fetches.
+                var decoder = ArchivedExpressionDecoder(place: place)
+                let shown = (try? decoder.expression(root, depth: 1)).map { " (\($0))" } ?? ""
+                throw refusal(
+                    place,
+                    "is an \(root.className)\(shown), not the fetch Xcode writes: Core Data would map each object of the collection it gives, which Molt cannot work out before the run"
+                )
             }
             for (key, value) in root.fields.sorted(by: { $0.key < $1.key })
             where !["$class", "NSExpressionType", "NSFRExpression", "NSMOCExpression"].contains(key) {
@@ -50,7 +60,7 @@ enum ArchivedSourceFetch {
             }
             let request = try decoder.expression(requestObject, depth: 1)
             let context = try decoder.expression(contextObject, depth: 1)
-            guard context.description == "$manager.sourceContext" else {
+            guard Self.isSourceContext(context) else {
                 throw refusal(place, "reads from \(context), not $manager.sourceContext")
             }
             guard case .call(let target, requestSelector, let arguments) = request.kind,
@@ -83,11 +93,21 @@ enum ArchivedSourceFetch {
         }
     }
 
+    /// Whether `expression` is the migration manager's source context, in either spelling
+    /// (`$manager.sourceContext`, or `FUNCTION($manager, "sourceContext")`: the same call).
+    static func isSourceContext(_ expression: MappingExpression) -> Bool {
+        if expression.description == "$manager.sourceContext" { return true }
+        if case .call(let target, "sourceContext", let arguments) = expression.kind {
+            return target.kind == .variable("manager") && arguments.isEmpty
+        }
+        return false
+    }
+
     static func refusal(_ place: ArchivePlace, _ message: String) -> MoltError {
         place.error(
             message,
             recovery:
-                "Molt imports Xcode's standard source fetch (the default fetch, with or without a filter predicate); write other fetches as a <filter> in a Molt mapping file."
+                "Molt imports Xcode's standard source fetch (the default fetch of the source entity, with or without a filter predicate). Set the Source Fetch back to it in Xcode's mapping editor, or convert the mapping (molt convert-mapping) and choose the objects with a <filter>, or in the policy's createDestinationInstances."
         )
     }
 }

@@ -16,11 +16,12 @@ struct XcodeEntityMappingReader {
                 .fileReadCorruptFile, "entity mapping \(object.id) has neither a source nor a destination entity",
                 location: location)
         }
-        let kind = try self.kind(source: source, destination: destination, mapping: name)
+        let policyName = document.string("migrationpolicyclassname", of: object).flatMap { $0.isEmpty ? nil : $0 }
+        let kind = try self.kind(source: source, destination: destination, policy: policyName, mapping: name)
         var mapping = EntityMapping(
             name: name, kind: kind, sourceEntityName: kind == .add ? nil : source,
             destinationEntityName: kind == .remove ? nil : destination,
-            policyName: document.string("migrationpolicyclassname", of: object), location: location)
+            policyName: policyName, location: location)
         if let (data, attribute) = try binary("userinfodata", of: object, mapping: name) {
             mapping.userInfo = try ArchivedUserInfo.entries(
                 from: data, place: place(attribute, "the user info", mapping: name))
@@ -47,12 +48,14 @@ struct XcodeEntityMappingReader {
         return mapping
     }
 
-    /// The mapping's kind, from `mappingtypename`; `Undefined` (or none) from its entities.
-    func kind(source: String?, destination: String?, mapping: String) throws -> EntityMapping.Kind {
+    /// The mapping's kind, from `mappingtypename`; `Undefined` (or none) is custom with a
+    /// policy, otherwise it comes from the entities.
+    func kind(source: String?, destination: String?, policy: String?, mapping: String) throws -> EntityMapping.Kind {
         let attribute = object.attributes["mappingtypename"]
         let typeName = document.string("mappingtypename", of: object)
         switch typeName?.lowercased() {
         case nil, "undefined":
+            if policy != nil { return .custom }
             if source == nil { return .add }
             if destination == nil { return .remove }
             return .transform

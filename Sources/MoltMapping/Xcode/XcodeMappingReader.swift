@@ -20,8 +20,10 @@ internal import MoltXML
 /// - An entity mapping's name is its `name`, else `<Source>To<Destination>` as Core Data names
 ///   it, else (one entity only) `Add<Destination>` or `Remove<Source>` as Molt's inference does.
 /// - Its kind comes from `mappingtypename` (`Add`, `Remove`, `Copy`, `Transform`, `Custom`).
-///   `Undefined`, which Xcode writes for a mapping whose type was never chosen, takes the kind
-///   its entities give: both → transform, a destination only → add, a source only → remove. An
+///   `Undefined`, which Xcode writes for a mapping whose type was never chosen, is a custom
+///   mapping when it names a policy (what real apps' custom mappings look like: the policy
+///   makes the objects), and otherwise takes the kind its entities give: both → transform, a
+///   destination only → add, a source only → remove. An
 ///   add mapping keeps only its destination and a remove mapping only its source: Core Data
 ///   makes no objects for them, so their property mappings never run and are left out. A copy
 ///   mapping with value expressions becomes a transform mapping (Molt's copy lists none).
@@ -32,13 +34,16 @@ internal import MoltXML
 /// - A property mapping with a value expression (`valueexpressiondata`, see
 ///   ``ArchivedExpressionDecoder``) becomes an explicit value; a constant nil is `nil` (no
 ///   value). A property mapping without one is Xcode's default, which Xcode works out from
-///   the models when it compiles the mapping: `$source.<name>` when the source entity has
-///   that property (none otherwise), and for a relationship
+///   the models when it compiles the mapping: `$source.<name>` when the source entity has a
+///   property of that name (none otherwise: an attribute keeps its model default, a
+///   relationship stays empty, whatever renaming identifiers say), and for a relationship
 ///   `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<Mapping>", $source.<name>)`
-///   through the mapping of its objects. Molt's inference computes exactly these from the
-///   models at migration time (``MappingResolver``), so such a property is left out, as
-///   `molt infer` leaves out what it infers; written out literally, `$source.<name>` would be
-///   wrong for a property new in the destination.
+///   through the mapping of its objects. Molt computes exactly these from the models at
+///   migration time (``MappingResolver`` with ``MappingModel/PropertyDefaults/sameName``, the
+///   read model's setting), so such a property is left out, as `molt infer` leaves out what it
+///   infers; written out literally, `$source.<name>` would be wrong for a property new in the
+///   destination. So a to-one that became a to-many under a new name is left to the policy,
+///   as in Core Data.
 ///
 /// Every problem is a ``MoltError`` naming the file, line, entity mapping and property: XML
 /// that is not well-formed, a reference to an object that is not in the file, an archive
@@ -131,7 +136,7 @@ public struct XcodeMappingReader {
         var mapping = MappingModel(
             sourceModelName: sourcePath.flatMap(Self.versionName),
             destinationModelName: destinationPath.flatMap(Self.versionName),
-            sourceFile: file)
+            propertyDefaults: .sameName, sourceFile: file)
         var read: [(number: Int?, position: Int, mapping: EntityMapping)] = []
         for (position, object) in try document.targets(of: "entitymappings", in: root, type: "XDDEVENTITYMAPPING")
             .enumerated()

@@ -7,8 +7,10 @@ import MoltStore
 /// Checks every object of a store against its model's rules and collects what fails: the
 /// object checks of the validate pass, shared by heavyweight and in-place migrations.
 ///
-/// Rules: non-optional attributes and to-one relationships have a value; to-many
-/// relationships hold at least `minCount` objects (1 when not optional) and at most `maxCount`;
+/// Rules: non-optional attributes and to-one relationships have a value; a to-many
+/// relationship holds `minCount` to `maxCount` objects, or none when it is optional or its
+/// `minCount` is 0 (Core Data's rule, ``MoltModel/Relationship/countProblem(_:)``: a
+/// non-optional to-many may be empty);
 /// numbers and dates lie within the attribute's minimum and maximum; strings' lengths lie
 /// within them and match the regular expression; no two objects share the values of a
 /// uniqueness constraint. Every failure is counted; the first 200 are kept in detail.
@@ -153,12 +155,13 @@ struct StoreValidation {
     /// nil when it has none.
     static func candidates(_ relationship: Relationship, link: RelationshipLayout) -> (String, String)? {
         if !relationship.isToMany {
-            guard !relationship.isOptional, case .foreignKey(let column, _, _) = link.storage else { return nil }
+            guard relationship.requiresObjects, case .foreignKey(let column, _, _) = link.storage else { return nil }
             let key = "\"t\".\(SQL.identifier(column))"
             return (key, "\(key) IS NULL")
         }
-        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
-        guard minimum > 0 || relationship.maxCount > 0 else { return nil }
+        guard relationship.minCount > 1 || relationship.requiresObjects || relationship.maxCount > 0 else {
+            return nil
+        }
         let count: String
         switch link.storage {
         case .inverseForeignKey(let column, _, _):
@@ -170,8 +173,15 @@ struct StoreValidation {
         case .foreignKey:
             return nil
         }
-        var conditions = ["\(count) < \(minimum)"]
+        var conditions: [String] = []
+        if relationship.minCount > 0 {
+            // An empty value breaks the minimum only when the relationship may not be empty.
+            conditions.append(
+                relationship.allowsNoObjects
+                    ? "\(count) BETWEEN 1 AND \(relationship.minCount - 1)" : "\(count) < \(relationship.minCount)")
+        }
         if relationship.maxCount > 0 { conditions.append("\(count) > \(relationship.maxCount)") }
+        guard !conditions.isEmpty else { return nil }
         return (count, conditions.joined(separator: " OR "))
     }
 
@@ -251,20 +261,16 @@ struct StoreValidation {
 
     /// The relationship's rule broken by an object holding `count` related objects, if any.
     static func check(_ relationship: Relationship, count: Int) -> (MoltError.Code, String)? {
-        if !relationship.isToMany {
-            return count == 0 && !relationship.isOptional
-                ? (.validationMissingMandatoryProperty, "is not optional but has no object") : nil
-        }
-        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
-        if count < minimum {
+        switch relationship.countProblem(count) {
+        case nil:
+            return nil
+        case .missing:
+            return (.validationMissingMandatoryProperty, "is not optional but has no object")
+        case .tooFew(let minimum):
             return (.validationRelationshipLacksMinimumCount, "has \(count) objects, fewer than \(minimum)")
+        case .tooMany(let maximum):
+            return (.validationRelationshipExceedsMaximumCount, "has \(count) objects, more than \(maximum)")
         }
-        if relationship.maxCount > 0, count > relationship.maxCount {
-            return (
-                .validationRelationshipExceedsMaximumCount, "has \(count) objects, more than \(relationship.maxCount)"
-            )
-        }
-        return nil
     }
 
     /// Objects sharing the values of a uniqueness constraint, found with one SQL query.
