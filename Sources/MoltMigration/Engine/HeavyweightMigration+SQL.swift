@@ -69,6 +69,7 @@ extension HeavyweightMigration {
         report.mappings = result.mappings
         report.sourceCounts = result.sourceCounts
         report.destinationCounts = result.destinationCounts
+        report.discarded = result.discarded
         report.setBased = true
         return true
     }

@@ -195,6 +195,8 @@ public final class HeavyweightMigration: @unchecked Sendable {
         for entity in source.layout.entities where !entity.isAbstract {
             report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
         }
+        report.discarded = try DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: mapping)
+            .counted(in: source)
         var creation = StoreCreationOptions()
         creation.storeUUID = source.store.metadata.storeUUID
         creation.additionalMetadata = source.store.metadata.additionalEntries
@@ -229,6 +231,9 @@ public final class HeavyweightMigration: @unchecked Sendable {
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
+        report.discarded = DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: mapping).counting(
+            filtered: report.discarded, sourceCounts: report.sourceCounts,
+            read: Dictionary(report.mappings.map { ($0.mapping, $0.sourceObjects) }, uniquingKeysWith: +))
         if usesExternalStorage {
             try destination.externalData.sync()
             destination.externalData.removeRetired()

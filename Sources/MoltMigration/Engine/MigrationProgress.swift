@@ -85,6 +85,9 @@ public struct MigrationReport: Sendable {
     public var externalFiles: Int?
     /// Why a lightweight migration could not run in place, when it could not.
     public var inPlaceObstacle: String?
+    /// What the mapping did not carry into the new version, counted in the old store (only
+    /// what there was: see ``DiscardSurvey``).
+    public var discarded: [DiscardedData] = []
     /// Seconds the migration took.
     public var duration: Double = 0
 }

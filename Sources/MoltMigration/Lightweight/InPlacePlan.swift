@@ -33,6 +33,8 @@ struct InPlacePlan {
 
     let source: StoreLayout
     let destination: StoreLayout
+    /// The mapping the plan runs.
+    let mapping: MappingModel
     let correspondences: [EntityCorrespondence]
     let expressions: RowExpressions
     let linkSets: [LinkSet]
@@ -86,8 +88,8 @@ extension InPlacePlan {
             })
         let sourceTables = source.tables.map(\.name) + source.joinTables.map(\.name)
         self.init(
-            source: source, destination: destination, correspondences: correspondences, expressions: expressions,
-            linkSets: linkSets, ranks: ranks, mappingOrder: mappingOrder, entityNumbers: entityNumbers, tables: tables,
+            source: source, destination: destination, mapping: mapping, correspondences: correspondences,
+            expressions: expressions, linkSets: linkSets, ranks: ranks, mappingOrder: mappingOrder, entityNumbers: entityNumbers, tables: tables,
             droppedTables: sourceTables.filter { !kept.contains($0) })
     }
 }

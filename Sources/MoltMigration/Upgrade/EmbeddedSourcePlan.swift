@@ -34,7 +34,7 @@ extension UpgradePlanner {
         }
         var plan = UpgradePlan(
             storeVersion: source, destination: destination, destinationName: destinationName, steps: [], order: order,
-            unusedMappingFiles: unused)
+            orderSource: "not needed: one inferred step from the store's embedded model", unusedMappingFiles: unused)
         plan.usesEmbeddedSourceModel = true
         guard source.hashes != destination.hashes else { return plan }
         let destinationModel = destination.model(preferring: destinationName)
@@ -43,7 +43,8 @@ extension UpgradePlanner {
             plan.steps = [
                 UpgradeStep(
                     from: source, to: destination, kind: .lightweight, mappingFile: nil, mapping: mapping,
-                    sourceModel: model, destinationModel: destinationModel, stage: nil)
+                    sourceModel: model, destinationModel: destinationModel, stage: nil,
+                    discards: DiscardSurvey(source: model, destination: destinationModel, mapping: mapping).items())
             ]
             return plan
         case .impossible(let reasons):

@@ -91,9 +91,18 @@ struct PlanRun {
     mutating func steps() throws -> [UpgradeStep] {
         if source == destination { return [] }
         // A usable direct file means the destination is not before the store's version.
-        if relation.position(destination, source) == .before {
+        switch relation.position(destination, source) {
+        case .before:
             throw UpgradeErrors.newerThanDestination(
                 store: name(source), destination: destinationName, path: storePath)
+        case .unknown where destinationName != versions.currentVersionName:
+            // The current version is the newest an app ships; any other destination may lie
+            // behind the store, and migrating there would discard what later versions added.
+            throw UpgradeErrors.orderNeeded(
+                "the upgrade goes to \(destinationName), which is not the current version, and nothing says whether it comes after the store's version \(name(source)) (an upgrade never goes backwards)"
+            )
+        default:
+            break
         }
         let direct = usable.filter { $0.from == source && $0.to == destination }
         if direct.count > 1 {

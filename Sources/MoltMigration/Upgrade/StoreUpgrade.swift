@@ -26,7 +26,7 @@ internal import MoltStore
 ///     store: storeURL,
 ///     versions: try UpgradeVersions(contentsOf: bundleURL),
 ///     mappingFiles: try UpgradeMappingFile.readFolder(mappingsURL),
-///     order: .fromMappingFiles,
+///     order: .automatic,
 ///     stages: [UpgradeStage(from: "Model 2", to: "Model 3", didMigrate: { context in /* … */ })])
 /// upgrade.progress = { print($0) }                    // 40% step 2/3 copy NoteToNote 10/50
 /// print(try upgrade.plan())
@@ -60,7 +60,7 @@ public final class StoreUpgrade: @unchecked Sendable {
 
     public init(
         store: URL, versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
-        order: VersionOrder = .fromMappingFiles, to destination: String? = nil, stages: [UpgradeStage] = [],
+        order: VersionOrder = .automatic, to destination: String? = nil, stages: [UpgradeStage] = [],
         options: MigrationOptions = MigrationOptions()
     ) {
         self.store = store
@@ -96,9 +96,11 @@ public final class StoreUpgrade: @unchecked Sendable {
                 metadata: ["molt.store": "\(store.path)"])
             var embeddedPlan = try planner.plan(fromEmbedded: embedded.model, storePath: store.path, to: destination)
             embeddedPlan.interruptedMigration = interrupted
+            if !interrupted { try countFirstStepDiscards(of: &embeddedPlan, in: sqlite) }
             return embeddedPlan
         }
         plan.interruptedMigration = interrupted
+        if !interrupted { try countFirstStepDiscards(of: &plan, in: sqlite) }
         guard let mark = UpgradeMark(metadata.additionalEntries[Self.progressKey]) else { return plan }
         if mark.completed == .willMigrate, let stage = planner.stages.first(where: mark.isAbout) {
             if let to = planner.versions.schema(named: stage.to), to == plan.storeVersion, stage.didMigrate != nil {
@@ -108,6 +110,16 @@ public final class StoreUpgrade: @unchecked Sendable {
             }
         }
         return plan
+    }
+
+    /// Counts what the first step discards in the store as it is now (later steps start from
+    /// stores that do not exist yet).
+    private func countFirstStepDiscards(of plan: inout UpgradePlan, in sqlite: SQLiteStore) throws {
+        guard let first = plan.steps.first else { return }
+        let objects = try HeavyweightMigration.bind(sqlite, toSource: first.sourceModel)
+        plan.steps[0].discards = try DiscardSurvey(
+            source: first.sourceModel, destination: first.destinationModel, mapping: first.mapping
+        ).counted(in: objects)
     }
 
     // MARK: Running

@@ -32,6 +32,9 @@ public struct UpgradeStep: Sendable, CustomStringConvertible {
     /// The stage's `willMigrate` completed in an earlier, interrupted run, so it does not run
     /// again.
     public internal(set) var willMigrateAlreadyDone = false
+    /// What the step does not carry into its destination version (``DiscardSurvey``): counted
+    /// in the store for the first step of ``StoreUpgrade/plan()``, uncounted otherwise.
+    public internal(set) var discards: [DiscardedData] = []
 
     /// "V1 → V2: lightweight", "V2 → V3: heavyweight with V2-to-V3.xml; stage V2 → V3 (willMigrate, didMigrate)".
     public var description: String {
@@ -84,6 +87,9 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     public internal(set) var steps: [UpgradeStep]
     /// How versions were ordered.
     public let order: VersionOrder
+    /// Where the order came from, for people: "from the names: Xcode's sequence (App, App 2,
+    /// …, App 4)", "from the mapping files", "as listed (…)".
+    public let orderSource: String
     /// Mapping files the plan does not use, with the reason.
     public let unusedMappingFiles: [UnusedMappingFile]
     /// A stage whose `didMigrate` an interrupted upgrade left to run: it runs first.
@@ -115,7 +121,7 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
             lines.append("The store is at \(from): already at \(destinationName), nothing to migrate.")
         } else {
             lines.append(
-                "The store is at \(from); \(steps.count) step\(steps.count == 1 ? "" : "s") to \(destinationName) (version order: \(order)):"
+                "The store is at \(from); \(steps.count) step\(steps.count == 1 ? "" : "s") to \(destinationName) (version order: \(orderSource)):"
             )
         }
         if let pendingDidMigrate {
@@ -125,6 +131,9 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
         }
         for (offset, step) in steps.enumerated() {
             lines.append("  \(offset + 1). \(step)")
+            for discarded in step.discards {
+                lines.append("       \(discarded.policy == nil ? "discards" : "may discard") \(discarded)")
+            }
         }
         for unused in unusedMappingFiles {
             lines.append("  \(unused)")

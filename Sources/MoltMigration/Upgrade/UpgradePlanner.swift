@@ -8,14 +8,18 @@ internal import MoltStore
 ///
 /// Versions are schemas (``SchemaVersion``): versions with identical entity hashes are one.
 /// Mapping files are matched to the versions they connect by the hashes they record (see
-/// ``UpgradeMappingFile``). The order of versions comes from ``VersionOrder``; by default only
-/// mapping files give it (source before destination, transitively), never names.
+/// ``UpgradeMappingFile``). The order of versions comes from ``VersionOrder``; by default the
+/// names give it when they make it obvious (Xcode's `Name`, `Name 2`, …, or one stem with
+/// numbers: ``VersionNameSequence``), and otherwise only mapping files do (source before
+/// destination, transitively).
 ///
 /// Rules, in order:
 /// 1. The store at the destination: nothing to do.
 /// 2. One mapping file from the store's version to the destination (and no stage in between):
 ///    one heavyweight step. Two such files: an error naming both.
 /// 3. The destination before the store's version: error 134530, nothing is migrated backwards.
+///    A destination other than the current version whose place the order cannot tell is an
+///    error asking for the order (it may lie behind the store).
 /// 4. Otherwise a walk from the store's version: at version C, stop first at the next stage's
 ///    `from` (a stage is always exactly one step, by its mapping file or by inference). Else,
 ///    of the mapping files starting at C and ending at or before that limit, take the one
@@ -48,7 +52,7 @@ public struct UpgradePlanner: Sendable {
     public let stages: [UpgradeStage]
 
     public init(
-        versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile], order: VersionOrder = .fromMappingFiles,
+        versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile], order: VersionOrder = .automatic,
         stages: [UpgradeStage] = []
     ) {
         self.versions = versions
@@ -97,8 +101,14 @@ public struct UpgradePlanner: Sendable {
         var run = try PlanRun(
             planner: self, source: source, destination: destination, destinationName: destinationName,
             storePath: storePath)
-        let steps = try run.steps()
+        var steps = try run.steps()
         try checkPolicies(of: steps)
+        for index in steps.indices {
+            steps[index].discards = DiscardSurvey(
+                source: steps[index].sourceModel, destination: steps[index].destinationModel,
+                mapping: steps[index].mapping
+            ).items()
+        }
         let used = Set(steps.compactMap { $0.mappingFile })
         var unused = run.unusable
         if !steps.isEmpty {
@@ -111,7 +121,7 @@ public struct UpgradePlanner: Sendable {
         }
         return UpgradePlan(
             storeVersion: source, destination: destination, destinationName: destinationName, steps: steps,
-            order: order, unusedMappingFiles: unused)
+            order: order, orderSource: order.source(for: versions), unusedMappingFiles: unused)
     }
 
     /// Every policy a heavyweight step's mapping names must be registered.

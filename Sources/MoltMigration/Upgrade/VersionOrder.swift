@@ -3,17 +3,22 @@ internal import MoltCore
 
 /// How an upgrade knows which model version comes before which.
 ///
-/// Version names follow no rule, so by default nothing but the mapping files orders versions:
-/// a mapping file's source comes before its destination, transitively
-/// (``fromMappingFiles``). When that is not enough to plan an upgrade, the planner says so and
-/// asks for the order: list it (``explicit(_:)``, or a `versions.txt` file read with
-/// ``read(contentsOf:)``), or opt in to name order (``byName``).
+/// Version names follow no rule in general, so names order versions only when they make the
+/// order obvious (``automatic``, the default: Xcode's own sequence `Name`, `Name 2`, … or one
+/// stem with numbers, see ``VersionNameSequence``); otherwise only the mapping files do: a
+/// mapping file's source comes before its destination, transitively (``fromMappingFiles``).
+/// When that is not enough to plan an upgrade, the planner says so and asks for the order:
+/// list it (``explicit(_:)``, or a `versions.txt` file read with ``read(contentsOf:)``), or opt
+/// in to name order (``byName``).
 ///
 /// ```swift
 /// let order = VersionOrder.explicit(["Model", "Model 2", "Model 3"])
 /// let fromFile = try VersionOrder.read(contentsOf: URL(fileURLWithPath: "Mappings/versions.txt"))
 /// ```
 public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
+    /// The names' order when they make it obvious (``VersionNameSequence``), otherwise what
+    /// the mapping files say.
+    case automatic
     /// Only what mapping files (and upgrade stages) say: source before destination.
     case fromMappingFiles
     /// The versions oldest first. Every schema must be named (one of its names is enough);
@@ -53,22 +58,38 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
     /// Whether the order is total (every version has a place), as opposed to what mapping
     /// files alone say.
     public var isTotal: Bool {
-        if case .fromMappingFiles = self { return false }
-        return true
+        switch self {
+        case .automatic, .fromMappingFiles: false
+        case .explicit, .byName: true
+        }
     }
 
     public var description: String {
         switch self {
+        case .automatic: "from the names when they make it obvious, otherwise from the mapping files"
         case .fromMappingFiles: "from the mapping files"
         case .explicit(let names): "as listed (\(names.joined(separator: ", ")))"
         case .byName: "by name"
         }
     }
 
+    /// Where the order of `versions` comes from, as a plan says it: "from the names (Xcode's
+    /// sequence …)", "from the mapping files", "as listed (…)", "by name".
+    public func source(for versions: UpgradeVersions) -> String {
+        guard case .automatic = self else { return description }
+        if let sequence = VersionNameSequence(versions.schemas.flatMap(\.names)) {
+            return "from the names: \(sequence)"
+        }
+        return VersionOrder.fromMappingFiles.description
+    }
+
     /// The rank of each schema (index in `versions.schemas`) for a total order, nil for the
     /// mapping-file order.
     func ranks(of versions: UpgradeVersions) throws -> [Int]? {
         switch self {
+        case .automatic:
+            guard let sequence = VersionNameSequence(versions.schemas.flatMap(\.names)) else { return nil }
+            return try VersionOrder.explicit(sequence.names).ranks(of: versions)
         case .fromMappingFiles:
             return nil
         case .byName:

@@ -158,6 +158,7 @@ struct Migrate: ParsableCommand {
                     [$0, String(report.destinationCounts[$0]!)]
                 }
         ).forEach { Output.line($0) }
+        Output.discards(report.discarded, into: destination.name, dryRun: report.dryRun)
         if let files = report.externalFiles {
             Output.line(
                 "External data: the \(report.dryRun ? "migrated copy" : "new store") refers to \(files) file\(files == 1 ? "" : "s") in _EXTERNAL_DATA."

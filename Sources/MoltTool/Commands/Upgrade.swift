@@ -20,11 +20,14 @@ struct Upgrade: ParsableCommand {
             whatever the file is called; when it records too few, the version names the file \
             declares decide. A file with errors stops the upgrade.
 
-            Version order: names never order versions unless you ask. By default the order is \
-            what the mapping files say (source before destination). If versions.txt is in the \
-            mappings folder (one version name per line, oldest first, # starts a comment), that \
-            order is used; --order-by-name orders versions by name, numbers read as numbers \
-            ("Model 2" before "Model 10"). When the order is needed and not known, molt says so.
+            Version order: if versions.txt is in the mappings folder (one version name per \
+            line, oldest first, # starts a comment), that order is used. Otherwise the names \
+            give it when they make it obvious: Xcode's own sequence (Name, Name 2, Name 3, …) or \
+            one stem with numbers (v1 … v75, Model1 … Model3), each number once. Otherwise \
+            only the mapping files order versions (source before destination), unless \
+            --order-by-name orders them by name, numbers read as numbers ("Model 2" before \
+            "Model 10"). --plan says where the order came from. When the order is needed and \
+            not known, molt says so.
 
             Plan: a mapping file from the store's version straight to the destination is one \
             heavyweight step. Otherwise, from each version: the mapping file starting there that \
@@ -95,7 +98,7 @@ struct Upgrade: ParsableCommand {
                 order = try VersionOrder.read(contentsOf: orderFile)
                 if orderByName { Output.note("\(orderFile.path) gives the version order; --order-by-name is ignored") }
             } else {
-                order = orderByName ? .byName : .fromMappingFiles
+                order = orderByName ? .byName : .automatic
             }
             var options = MigrationOptions()
             options.backup = backup
@@ -163,6 +166,14 @@ struct Upgrade: ParsableCommand {
                     ]
                 }
         ).forEach { Output.line($0) }
+        for (offset, entry) in report.steps.enumerated() where !entry.migration.discarded.isEmpty {
+            Output.line("Step \(offset + 1):")
+            Output.discards(
+                entry.migration.discarded, into: entry.step.destinationModel.name, dryRun: report.dryRun, indent: "  ")
+        }
+        if report.steps.allSatisfy({ $0.migration.discarded.isEmpty }) {
+            Output.line("Discarded: nothing (every object, value and link was carried to \(report.destination)).")
+        }
         if let backup = report.backup { Output.line("The store as it was is kept as \(backup)") }
     }
 }

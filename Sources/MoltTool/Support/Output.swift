@@ -51,6 +51,18 @@ enum Output {
         }
     }
 
+    /// What a migration did not carry into the new version, one line each, or that nothing
+    /// was left behind.
+    static func discards(_ discarded: [DiscardedData], into version: String?, dryRun: Bool, indent: String = "") {
+        let target = version.map { " into \($0)" } ?? ""
+        guard !discarded.isEmpty else {
+            line("\(indent)Discarded: nothing (every object, value and link was carried\(target)).")
+            return
+        }
+        line("\(indent)\(dryRun ? "Would discard" : "Discarded") (not carried\(target)):")
+        for item in discarded { line("\(indent)  \(item)") }
+    }
+
     /// Encodes `value` as pretty, key-sorted JSON on standard output.
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
