@@ -60,15 +60,17 @@ struct UpgradeCommandTests {
         ),
     ]
 
-    static let mapping = """
+    static func mapping(from source: String = "Family 2", to destination: String = "Family 3") -> String {
+        """
         <?xml version="1.0" encoding="UTF-8"?>
-        <mapping-model format="1" source-model="Family 2" destination-model="Family 3">
+        <mapping-model format="1" source-model="\(source)" destination-model="\(destination)">
             <entity-mapping name="PersonToPerson" type="transform" source="Person" destination="Person">
                 <attribute name="fullName" value="concat($source.firstName, ' ', $source.lastName)"/>
             </entity-mapping>
             <entity-mapping name="NoteToNote" type="copy" source="Note" destination="Note"/>
         </mapping-model>
         """
+    }
 
     static let seed = """
         {"entities": {
@@ -77,17 +79,21 @@ struct UpgradeCommandTests {
         }}
         """
 
-    /// The bundle, a store at the first version, and a mappings folder with one file.
-    func setUp(versionsFile: Bool) throws -> (bundle: String, store: String, mappings: String) {
-        let bundle = try ModelXML.writeBundle("Family", versions: Self.versions, current: "Family 10", in: folder)
-        try folder.write(Self.mapping, to: "mappings/joined-names.xml")
+    /// The bundle, a store at the first version, and a mappings folder with one file. `names`
+    /// renames the four versions.
+    func setUp(
+        versionsFile: Bool, names: [String] = ["Family", "Family 2", "Family 3", "Family 10"]
+    ) throws -> (bundle: String, store: String, mappings: String) {
+        let versions = zip(names, Self.versions).map { ($0, $1.1) }
+        let bundle = try ModelXML.writeBundle("Family", versions: versions, current: names[3], in: folder)
+        try folder.write(Self.mapping(from: names[1], to: names[2]), to: "mappings/joined-names.xml")
         if versionsFile {
             try folder.write("# oldest first\nFamily\nFamily 2\nFamily 3\nFamily 10\n", to: "mappings/versions.txt")
         }
         let seed = try folder.write(Self.seed, to: "seed.json")
         let store = folder.path("Family.sqlite").path
         let created = try Tool.run([
-            "create", store, "--model", bundle.path, "--model-version", "Family", "--seed", seed.path,
+            "create", store, "--model", bundle.path, "--model-version", names[0], "--seed", seed.path,
         ])
         #expect(created.status == 0, "\(created.stderr)")
         return (bundle.path, store, folder.path("mappings").path)
@@ -144,32 +150,32 @@ struct UpgradeCommandTests {
 
     @Test("errors exit with their documented codes: no order (65), newer than the destination (3), no mapping (3)")
     func errors() throws {
-        let (bundle, store, mappings) = try setUp(versionsFile: false)
+        // Names that make no order obvious: only the mapping file orders two of them.
+        let (bundle, store, mappings) = try setUp(versionsFile: false, names: ["Alder", "Birch", "Cedar", "Dogwood"])
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let noOrder = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings])
         #expect(noOrder.status == 65)
         #expect(noOrder.stderr.contains("the order of the model versions is not known"))
-        #expect(noOrder.stderr.contains("joined-names.xml goes from Family 2 to Family 3"))
+        #expect(noOrder.stderr.contains("joined-names.xml goes from Birch to Cedar"))
 
         let backwards = try Tool.run([
-            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family", "--plan",
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Alder", "--plan",
         ])
         #expect(backwards.status == 0)
         let upgraded = try Tool.run([
-            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family 2",
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Birch",
         ])
         #expect(upgraded.status == 0, "\(upgraded.stderr)")
         let newer = try Tool.run([
-            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Family", "--plan",
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name", "--to", "Alder", "--plan",
         ])
         #expect(newer.status == 3)
-        #expect(
-            newer.stderr.contains("the store is at Family 2, which comes after Family; Molt never migrates backwards"))
+        #expect(newer.stderr.contains("the store is at Birch, which comes after Alder; Molt never migrates backwards"))
 
         try FileManager.default.removeItem(atPath: mappings + "/joined-names.xml")
         let missing = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--order-by-name"])
         #expect(missing.status == 3)
-        #expect(missing.stderr.contains("no mapping file goes from Family 2 to Family 3"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) != before, "only the upgrade to Family 2 changed it")
+        #expect(missing.stderr.contains("no mapping file goes from Birch to Cedar"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) != before, "only the upgrade to Birch changed it")
     }
 }

@@ -37,7 +37,7 @@ struct EmbeddedSourceUpgradeTests {
         #expect(
             plan.lines == [
                 "No version given matches the store: using the store's embedded model, whose hashes match the store.",
-                "The store is at embedded model; 1 step to Contacts 4 (version order: from the mapping files):",
+                "The store is at embedded model; 1 step to Contacts 4 (version order: not needed: one inferred step from the store's embedded model):",
                 "  1. embedded model → Contacts 4: lightweight",
             ])
         let report = try upgrade.run()

@@ -303,13 +303,19 @@ struct UpgradePlannerTests {
         #expect(summary(try planner([], order: order).plan(from: "V1", to: "V2")) == ["V1>V2 lightweight -"])
     }
 
-    @Test("with no mapping files and no order, the store migrates in one lightweight step, or 134140")
+    @Test(
+        "with no mapping files and no order, the store migrates to the current version in one lightweight step, or 134140; to another version the order is asked for"
+    )
     func noMappingFiles() throws {
         #expect(summary(try planner([]).plan(from: "V3", to: "V4")) == ["V3>V4 lightweight -"])
-        #expect(summary(try planner([]).plan(from: "V1", to: "V2")) == ["V1>V2 lightweight -"])
         let error = planError { try planner([]).plan(from: "V1", to: "V4") }
         #expect(error?.code == .missingMappingModel)
         #expect(error?.message.contains("from V1 to V4") == true)
+        // V2 is not the current version: it could lie behind the store, so the order is needed.
+        let behind = planError { try planner([]).plan(from: "V1", to: "V2") }
+        #expect(behind?.message.contains("the upgrade goes to V2, which is not the current version") == true)
+        #expect(behind?.recovery?.contains("versions.txt") == true)
+        #expect(summary(try planner([], order: order).plan(from: "V1", to: "V2")) == ["V1>V2 lightweight -"])
     }
 
     @Test("a store newer than the destination is 134530")
@@ -405,7 +411,7 @@ struct UpgradePlannerTests {
         let versions = try UpgradeFixtures.versions(in: folder)
         let back = try UpgradeFixtures.file(UpgradeFixtures.threeToTwo, named: "3-2.xml")
         let forth = try UpgradeFixtures.file(UpgradeFixtures.twoToThree(), named: "2-3.xml")
-        let planner = UpgradePlanner(versions: versions, mappingFiles: [back, forth])
+        let planner = UpgradePlanner(versions: versions, mappingFiles: [back, forth], order: .fromMappingFiles)
         #expect(summary(try planner.plan(from: "V2", to: "V3")) == ["V2>V3 heavyweight 2-3.xml"])
         #expect(summary(try planner.plan(from: "V3", to: "V2")) == ["V3>V2 heavyweight 3-2.xml"])
         // Reasoning across the cycle needs the order.

@@ -238,7 +238,7 @@ private struct CheckRun {
         case .noValue:
             guard !attribute.isOptional else { break }
             let setters = setters.of(attribute: attribute, in: mapping)
-            let who = setters.map(\.description).joined(separator: ", ")
+            let who = setters.map(\.description).joined(separator: " or ")
             if property.origin == .explicit {
                 report(
                     .warning,
@@ -316,7 +316,9 @@ private struct CheckRun {
                 return
             }
             let setters = setters.of(relationship: relationship, in: mapping)
-            let rule = relationship.isToMany ? "it needs at least \(relationship.minCount) objects" : "it is not optional"
+            let minimum = relationship.minCount
+            let rule =
+                relationship.isToMany ? "it needs at least \(minimum) object\(minimum == 1 ? "" : "s")" : "it is not optional"
             if setters.isEmpty {
                 report(
                     .error,
@@ -324,7 +326,7 @@ private struct CheckRun {
                     at: location, entity: mapping.name, property: relationship.name)
             } else {
                 // Core Data runs such a mapping; the validate pass judges the result (1570, 1580).
-                let who = setters.map(\.description).joined(separator: "; ")
+                let who = setters.map(\.description).joined(separator: " or ")
                 report(
                     setters.contains(where: \.isMapped) ? .note : .warning,
                     "the mapping gives the relationship no value (\(reason)), and \(rule): \(who) may set it; the validate pass checks that it is set",

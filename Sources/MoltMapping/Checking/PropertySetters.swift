@@ -12,7 +12,7 @@ public import MoltModel
 ///
 /// ```swift
 /// let setters = PropertySetters(resolver: resolver)
-/// for setter in setters.of(relationship, in: mapping) { print(setter) }   // "the policy SplitPolicy"
+/// for setter in setters.of(relationship: posts, in: mapping) { print(setter) }   // "the policy SplitPolicy"
 /// ```
 public struct PropertySetters {
     /// One way a property may get its value.
@@ -34,9 +34,9 @@ public struct PropertySetters {
         public var description: String {
             switch self {
             case .policy(let policy): "the policy \(policy)"
-            case .inverseMapped(let inverse, let mapping): "the inverse \(inverse), which \(mapping) maps"
+            case .inverseMapped(let inverse, let mapping): "the inverse \(inverse) (mapped by \(mapping))"
             case .inverseByPolicy(let inverse, let mapping, let policy):
-                "the inverse \(inverse), which the policy \(policy) of \(mapping) may set"
+                "the inverse \(inverse) (through the policy \(policy) of \(mapping))"
             }
         }
     }
