@@ -186,6 +186,60 @@ struct XcodeMappingReaderTests {
         #expect(model.entityMappings[2].policyName == "App.SplitPolicy")
     }
 
+    @Test("Undefined with a policy is custom, with one entity too; without a policy the entities decide")
+    func undefinedWithPolicy() throws {
+        let policy = "        <attribute name=\"migrationpolicyclassname\" type=\"string\">App.MakePolicy</attribute>"
+        let empty = "        <attribute name=\"migrationpolicyclassname\" type=\"string\"></attribute>"
+        let text = XcodeMappingXML.document(
+            entityMappings: ["z10", "z20", "z30", "z40"],
+            [
+                XcodeMappingXML.entityMapping("z10", number: 1, source: "Note", destination: "Note", extra: policy),
+                XcodeMappingXML.entityMapping("z20", number: 2, source: nil, destination: "Section", extra: policy),
+                XcodeMappingXML.entityMapping("z30", number: 3, source: "Tag", destination: nil, extra: policy),
+                XcodeMappingXML.entityMapping("z40", number: 4, source: "Person", destination: "Person", extra: empty),
+            ].joined(separator: "\n"))
+        let model = try XcodeMappingXML.read(text)
+        #expect(model.entityMappings.map(\.kind) == [.custom, .custom, .custom, .transform])
+        #expect(model.entityMappings.map(\.policyName) == ["App.MakePolicy", "App.MakePolicy", "App.MakePolicy", nil])
+        #expect(model.propertyDefaults == .sameName, "Xcode's defaults match properties by name only")
+    }
+
+    @Test("a source fetch may name the context as a function; other source expressions are shown and refused")
+    func sourceContextSpellings() throws {
+        let called = ArchiveBuilder.base64 { archive in
+            let request = archive.function(
+                operand: archive.variable("manager"), selector: "fetchRequestForSourceEntityNamed:predicateString:",
+                arguments: [archive.constant(.string("Note")), archive.constant(.string("title != nil"))])
+            let context = archive.function(operand: archive.variable("manager"), selector: "sourceContext", arguments: [])
+            return archive.object(
+                "NSFetchRequestExpression",
+                ["NSExpressionType": .integer(50), "NSFRExpression": request, "NSMOCExpression": context])
+        }
+        let text = XcodeMappingXML.document(
+            entityMappings: ["z10"],
+            XcodeMappingXML.entityMapping(
+                "z10", number: 1, source: "Note", destination: "Note",
+                extra: XcodeMappingXML.binary("sourceexpressiondata", called)))
+        #expect(try XcodeMappingXML.read(text).entityMappings[0].filter == (try Self.parse("title != nil")))
+
+        let instances = ArchiveBuilder.base64 { archive in
+            archive.function(
+                operand: archive.variable("manager"), selector: "sourceInstancesForEntityMappingNamed:destinationInstances:",
+                arguments: [archive.constant(.string("PostToPost")), archive.constant(nil)])
+        }
+        let other = XcodeMappingXML.document(
+            entityMappings: ["z10"],
+            XcodeMappingXML.entityMapping(
+                "z10", number: 1, source: "Note", destination: "Note",
+                extra: XcodeMappingXML.binary("sourceexpressiondata", instances)))
+        let error = try #require(throws: MoltError.self) { try XcodeMappingXML.read(other) }
+        #expect(
+            error.message
+                == "the source fetch is an NSFunctionExpression (FUNCTION($manager, \"sourceInstancesForEntityMappingNamed:destinationInstances:\", \"PostToPost\", nil)), not the fetch Xcode writes: Core Data would map each object of the collection it gives, which Molt cannot work out before the run"
+        )
+        #expect(error.recovery?.contains("Set the Source Fetch back to it in Xcode's mapping editor") == true)
+    }
+
     @Test("the model names come from the recorded model paths")
     func modelNames() throws {
         let text = XcodeMappingXML.document(

@@ -51,10 +51,10 @@ public struct DiscardedData: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "12 Tag objects: the mapping RemoveTag removes them"; with a policy, "3 values of
-    /// Person.phone: only the policy SplitPolicy may carry them (…)".
+    /// Person.phone: no value of the mapping PersonToPerson reads them; the policy SplitPolicy
+    /// may carry them".
     public var description: String {
-        guard let policy else { return "\(subject): \(reason)" }
-        return "\(subject): only the policy \(policy) may carry them (\(reason))"
+        "\(subject): \(reason)\(policy.map { "; the policy \($0) may carry them" } ?? "")"
     }
 
     /// Whether nothing is lost after all: counted, and none.

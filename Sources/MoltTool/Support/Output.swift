@@ -51,16 +51,24 @@ enum Output {
         }
     }
 
-    /// What a migration did not carry into the new version, one line each, or that nothing
-    /// was left behind.
+    /// What a migration did not carry into the new version, one line each: what is certainly
+    /// lost, then what only a policy may have carried; or that nothing was left behind.
     static func discards(_ discarded: [DiscardedData], into version: String?, dryRun: Bool, indent: String = "") {
         let target = version.map { " into \($0)" } ?? ""
         guard !discarded.isEmpty else {
             line("\(indent)Discarded: nothing (every object, value and link was carried\(target)).")
             return
         }
-        line("\(indent)\(dryRun ? "Would discard" : "Discarded") (not carried\(target)):")
-        for item in discarded { line("\(indent)  \(item)") }
+        let certain = discarded.filter { $0.policy == nil }
+        let policies = discarded.filter { $0.policy != nil }
+        if !certain.isEmpty {
+            line("\(indent)\(dryRun ? "Would discard" : "Discarded") (not carried\(target)):")
+            for item in certain { line("\(indent)  \(item)") }
+        }
+        if !policies.isEmpty {
+            line("\(indent)Left to policies (\(dryRun ? "would be discarded" : "discarded") unless the policy carries them):")
+            for item in policies { line("\(indent)  \(item)") }
+        }
     }
 
     /// Encodes `value` as pretty, key-sorted JSON on standard output.
