@@ -56,6 +56,20 @@ enum SectionsModels {
 
 }
 
+/// Gives the first post one section and the others none.
+final class OneSectionPolicy: EntityMigrationPolicy {
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        let post = try manager.createDefaultDestinationInstance(for: source)
+        guard source.id.primaryKey == 1 else { return }
+        let section = try manager.createDestinationObject(entity: "Section", attributes: [:])
+        try manager.setRelationship("sections", of: post, to: [section])
+    }
+}
+
 @Suite("A non-optional to-many relationship may be empty")
 struct EmptyToManyTests {
     let folder = TemporaryDirectory()
@@ -107,6 +121,34 @@ struct EmptyToManyTests {
         }
         let problems = MappingChecker().check(mapping, source: v1, destination: v2)
         #expect(problems.filter { $0.property == "sections" }.isEmpty, "\(problems)")
+    }
+
+    @Test("an optional to-many may be empty below its minCount, but one object is too few: 1580 for that object only")
+    func optionalWithMinimum() throws {
+        PolicyRegistry.register([OneSectionPolicy.self])
+        let (v1, _) = try models()
+        let optionalTwo = SectionsModels.v2().replacingOccurrences(
+            of: "<relationship name=\"sections\" toMany=\"YES\"",
+            with: "<relationship name=\"sections\" optional=\"YES\" toMany=\"YES\" minCount=\"2\"")
+        let bundle = try ModelXML.writeBundle(
+            "Optional", versions: [("Optional", SectionsModels.v1), ("Optional 2", optionalTwo)], current: "Optional 2",
+            in: folder)
+        let v2 = try ModelBundle(url: bundle).model(named: "Optional 2")
+        let mapping = try MigrationFixtures.mapping(
+            text: """
+                <mapping-model format="1">
+                    <entity-mapping name="AuthorToAuthor" type="transform" source="Author" destination="Author"/>
+                    <entity-mapping name="PostToPost" type="transform" source="Post" destination="Post" policy="OneSectionPolicy"/>
+                    <entity-mapping name="AddSection" type="add" destination="Section"/>
+                </mapping-model>
+                """)
+        #expect(MappingChecker().check(mapping, source: v1, destination: v2).errors.isEmpty)
+        let url = try store("optional.sqlite", model: v1)
+        let error = try #require(throws: MoltError.self) {
+            try HeavyweightMigration(store: url, source: v1, destination: v2, mapping: mapping).run()
+        }
+        #expect(error.code == .validationRelationshipLacksMinimumCount)
+        #expect(error.details == ["Post/1.sections: has 1 object, fewer than 2 (1580)"])
     }
 
     @Test("with a minCount the new relationship is not inferred, and a mapping nobody fills it in is an error")

@@ -267,10 +267,15 @@ struct StoreValidation {
         case .missing:
             return (.validationMissingMandatoryProperty, "is not optional but has no object")
         case .tooFew(let minimum):
-            return (.validationRelationshipLacksMinimumCount, "has \(count) objects, fewer than \(minimum)")
+            return (.validationRelationshipLacksMinimumCount, "has \(Self.objects(count)), fewer than \(minimum)")
         case .tooMany(let maximum):
-            return (.validationRelationshipExceedsMaximumCount, "has \(count) objects, more than \(maximum)")
+            return (.validationRelationshipExceedsMaximumCount, "has \(Self.objects(count)), more than \(maximum)")
         }
+    }
+
+    /// "1 object", "3 objects".
+    static func objects(_ count: Int) -> String {
+        "\(count) object\(count == 1 ? "" : "s")"
     }
 
     /// Objects sharing the values of a uniqueness constraint, found with one SQL query.
