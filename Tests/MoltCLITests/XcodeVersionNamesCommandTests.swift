@@ -101,7 +101,9 @@ struct XcodeVersionNamesCommandTests {
         try folder.write(xcode, to: "mappings/AppV2toV3.xcmappingmodel/xcmapping.xml")
         let seed = try folder.write(Self.seed, to: "seed.json")
         let store = folder.path("App.sqlite").path
-        let created = try Tool.run(["create", store, "--model", bundle.path, "--model-version", "App", "--seed", seed.path])
+        let created = try Tool.run([
+            "create", store, "--model", bundle.path, "--model-version", "App", "--seed", seed.path,
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         return (bundle.path, store, folder.path("mappings").path)
     }
@@ -109,13 +111,15 @@ struct XcodeVersionNamesCommandTests {
     /// Every file beside the store with its bytes.
     func snapshot() throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where name.hasPrefix("App.sqlite") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        where name.hasPrefix("App.sqlite") {
             files[name] = try Data(contentsOf: folder.path(name))
         }
         return files
     }
 
-    @Test("the names give the order: plan, upgrade part way, refuse to go back (store untouched), list what is discarded")
+    @Test(
+        "the names give the order: plan, upgrade part way, refuse to go back (store untouched), list what is discarded")
     func upgradeByNames() throws {
         let (bundle, store, mappings) = try setUp()
         let plan = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])

@@ -210,7 +210,8 @@ struct XcodeMappingReaderTests {
             let request = archive.function(
                 operand: archive.variable("manager"), selector: "fetchRequestForSourceEntityNamed:predicateString:",
                 arguments: [archive.constant(.string("Note")), archive.constant(.string("title != nil"))])
-            let context = archive.function(operand: archive.variable("manager"), selector: "sourceContext", arguments: [])
+            let context = archive.function(
+                operand: archive.variable("manager"), selector: "sourceContext", arguments: [])
             return archive.object(
                 "NSFetchRequestExpression",
                 ["NSExpressionType": .integer(50), "NSFRExpression": request, "NSMOCExpression": context])
@@ -224,7 +225,8 @@ struct XcodeMappingReaderTests {
 
         let instances = ArchiveBuilder.base64 { archive in
             archive.function(
-                operand: archive.variable("manager"), selector: "sourceInstancesForEntityMappingNamed:destinationInstances:",
+                operand: archive.variable("manager"),
+                selector: "sourceInstancesForEntityMappingNamed:destinationInstances:",
                 arguments: [archive.constant(.string("PostToPost")), archive.constant(nil)])
         }
         let other = XcodeMappingXML.document(

@@ -117,8 +117,10 @@ struct DiscardSurveyTests {
         let store = try MigrationFixtures.store("Shop.sqlite", in: folder, model: v1, seed: Self.seed)
         var options = MigrationOptions()
         options.dryRun = true
-        let report = try HeavyweightMigration(store: store, source: v1, destination: v2, mapping: mapping, options: options)
-            .run()
+        let report = try HeavyweightMigration(
+            store: store, source: v1, destination: v2, mapping: mapping, options: options
+        )
+        .run()
         #expect(
             report.discarded.map(\.description) == [
                 "1 Coupon object: the mapping RemoveCoupon removes them",
@@ -130,7 +132,9 @@ struct DiscardSurveyTests {
         var whole = mapping
         whole.entityMappings[1].filter = nil
         whole.entityMappings[1].attributeMappings = [
-            PropertyMapping(name: "name", value: .expression(try ExpressionParser().parse("FUNCTION($entityPolicy, 'describe:', $source)")))
+            PropertyMapping(
+                name: "name",
+                value: .expression(try ExpressionParser().parse("FUNCTION($entityPolicy, 'describe:', $source)")))
         ]
         whole.entityMappings[1].policyName = "DescribePolicy"
         #expect(

@@ -27,16 +27,16 @@ enum SectionsModels {
     /// given), which Xcode writes without `optional="YES"`.
     static func v2(minCount: Int? = nil) -> String {
         author + """
-                <entity name="Post" representedClassName="Post" syncable="YES">
-                    <attribute name="title" optional="YES" attributeType="String"/>
-                    <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="posts" inverseEntity="Author"/>
-                    <relationship name="sections" toMany="YES"\(minCount.map { " minCount=\"\($0)\"" } ?? "") deletionRule="Cascade" destinationEntity="Section" inverseName="post" inverseEntity="Section"/>
-                </entity>
-                <entity name="Section" representedClassName="Section" syncable="YES">
-                    <attribute name="heading" optional="YES" attributeType="String"/>
-                    <relationship name="post" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Post" inverseName="sections" inverseEntity="Post"/>
-                </entity>
-                """
+            <entity name="Post" representedClassName="Post" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="writer" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="posts" inverseEntity="Author"/>
+                <relationship name="sections" toMany="YES"\(minCount.map { " minCount=\"\($0)\"" } ?? "") deletionRule="Cascade" destinationEntity="Section" inverseName="post" inverseEntity="Section"/>
+            </entity>
+            <entity name="Section" representedClassName="Section" syncable="YES">
+                <attribute name="heading" optional="YES" attributeType="String"/>
+                <relationship name="post" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Post" inverseName="sections" inverseEntity="Post"/>
+            </entity>
+            """
     }
 
     static let seed = Data(

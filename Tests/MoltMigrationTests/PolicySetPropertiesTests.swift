@@ -75,7 +75,9 @@ struct PolicySetPropertiesTests {
                 XcodeMappingXML.entityMapping(
                     "z20", number: 2, source: "Post", destination: "Post", attributes: ["z21", "z22"],
                     relationships: ["z23", "z24"],
-                    extra: "        <attribute name=\"migrationpolicyclassname\" type=\"string\">App.\(policy)</attribute>"),
+                    extra:
+                        "        <attribute name=\"migrationpolicyclassname\" type=\"string\">App.\(policy)</attribute>"
+                ),
                 XcodeMappingXML.propertyMapping("z21", name: "title", owner: "z20"),
                 XcodeMappingXML.propertyMapping("z22", name: "slug", owner: "z20"),
                 XcodeMappingXML.propertyMapping("z23", name: "author", owner: "z20", relationship: true),
@@ -119,7 +121,8 @@ struct PolicySetPropertiesTests {
             ])
     }
 
-    @Test("the policy sets a required to-many from the other side and a required attribute; the inverse fills the to-one")
+    @Test(
+        "the policy sets a required to-many from the other side and a required attribute; the inverse fills the to-one")
     func policySetsThem() throws {
         let (store, v1, v3, bundle) = try setUp()
         let mapping = try XcodeMappingXML.read(Self.xcodeMapping(policy: "SectionMakerPolicy"))

@@ -23,7 +23,8 @@ struct VersionNameSequenceTests {
         #expect(VersionNameSequence(["App-v2", "App-v10", "App-v1"])?.names == ["App-v1", "App-v2", "App-v10"])
         #expect(VersionNameSequence(["App-v2", "App-v10", "App-v1"])?.kind == .numbered)
         #expect(VersionNameSequence(["Model 4", "Model 2", "Model"])?.names == ["Model", "Model 2", "Model 4"])
-        #expect(VersionNameSequence(["Model", "Model-2"])?.names == ["Model", "Model-2"], "the stem without its separator")
+        #expect(
+            VersionNameSequence(["Model", "Model-2"])?.names == ["Model", "Model-2"], "the stem without its separator")
         #expect(VersionNameSequence(["V1"])?.names == ["V1"])
     }
 
@@ -42,15 +43,23 @@ struct VersionNameSequenceTests {
     @Test("an upgrade plans by the names without versions.txt, and says where the order came from")
     func planner() throws {
         let folder = TemporaryDirectory()
-        let versions = UpgradeFixtures.versions.enumerated().map { ($0.offset == 0 ? "App" : "App \($0.offset + 1)", $0.element.1) }
+        let versions = UpgradeFixtures.versions.enumerated().map {
+            ($0.offset == 0 ? "App" : "App \($0.offset + 1)", $0.element.1)
+        }
         let bundle = try UpgradeFixtures.bundle(in: folder, versions: versions, current: "App 4")
         let file = try UpgradeFixtures.file(
             UpgradeFixtures.twoToThree(source: "App 2", destination: "App 3"), named: "2-3.xml")
         let planner = UpgradePlanner(versions: try UpgradeVersions(contentsOf: bundle), mappingFiles: [file])
         let plan = try planner.plan(from: "App")
-        #expect(plan.steps.map(\.description) == ["App → App 2: lightweight", "App 2 → App 3: heavyweight with 2-3.xml", "App 3 → App 4: lightweight"])
+        #expect(
+            plan.steps.map(\.description) == [
+                "App → App 2: lightweight", "App 2 → App 3: heavyweight with 2-3.xml", "App 3 → App 4: lightweight",
+            ])
         #expect(plan.orderSource == "from the names: Xcode's sequence (App, App 2, …, App 4)")
-        #expect(plan.lines[0] == "The store is at App; 3 steps to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):")
+        #expect(
+            plan.lines[0]
+                == "The store is at App; 3 steps to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):"
+        )
         let backwards = #expect(throws: MoltError.self) { try planner.plan(from: "App 3", to: "App 2") }
         #expect(backwards?.code == .storeNewerThanDestination)
         // Mapping files only, as before: the order is asked for.

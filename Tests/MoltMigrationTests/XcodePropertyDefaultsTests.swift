@@ -57,7 +57,8 @@ struct XcodePropertyDefaultsTests {
         """.utf8)
 
     func categories(after mapping: MappingModel, named name: String) throws -> [[Int64]] {
-        let bundle = try ModelXML.writeBundle("Blog", versions: [("Blog", Self.v1), ("Blog 2", Self.v2)], current: "Blog 2", in: folder)
+        let bundle = try ModelXML.writeBundle(
+            "Blog", versions: [("Blog", Self.v1), ("Blog 2", Self.v2)], current: "Blog 2", in: folder)
         let models = try ModelBundle(url: bundle)
         let (v1, v2) = (try models.model(named: "Blog"), try models.model(named: "Blog 2"))
         let store = try MigrationFixtures.store(name, in: folder, model: v1, seed: Self.seed)

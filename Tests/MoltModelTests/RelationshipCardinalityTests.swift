@@ -47,7 +47,8 @@ struct RelationshipCardinalityTests {
     @Test("a rule is stricter when it may no longer be empty or a value needs more objects")
     func stricter() {
         let plain = Self.toMany(optional: false)
-        #expect(!plain.isStricter(than: Self.toMany(optional: true)), "non-optional without a minCount: still may be empty")
+        #expect(
+            !plain.isStricter(than: Self.toMany(optional: true)), "non-optional without a minCount: still may be empty")
         #expect(Self.toMany(optional: false, min: 1).isStricter(than: plain))
         #expect(Self.toMany(optional: true, min: 3).isStricter(than: Self.toMany(optional: true, min: 2)))
         #expect(!Self.toMany(optional: true, min: 1).isStricter(than: Self.toOne(optional: true)), "one object meets 1")

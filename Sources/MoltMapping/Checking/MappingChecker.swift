@@ -318,7 +318,8 @@ private struct CheckRun {
             let setters = setters.of(relationship: relationship, in: mapping)
             let minimum = relationship.minCount
             let rule =
-                relationship.isToMany ? "it needs at least \(minimum) object\(minimum == 1 ? "" : "s")" : "it is not optional"
+                relationship.isToMany
+                ? "it needs at least \(minimum) object\(minimum == 1 ? "" : "s")" : "it is not optional"
             if setters.isEmpty {
                 report(
                     .error,

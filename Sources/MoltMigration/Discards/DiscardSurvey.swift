@@ -20,7 +20,7 @@ public import MoltStore
 /// Objects that filters leave out are listed when every mapping reading an entity has a
 /// filter; they are not counted here (that depends on the objects): a heavyweight migration
 /// counts them after its copy pass when one mapping reads the entity
-/// (``counting(filtered:sourceCounts:)``).
+/// (``counting(filtered:sourceCounts:read:)``).
 ///
 /// ```swift
 /// let survey = DiscardSurvey(source: v1, destination: v2, mapping: mapping)
@@ -73,7 +73,8 @@ public struct DiscardSurvey {
                 items.append(
                     DiscardedData(
                         kind: .filteredObjects(entity: entity.name),
-                        reason: "those that fail \(mappings.count == 1 ? "the filter" : "every filter") of \(Self.names(mappings)): \(filters.map(\.description).joined(separator: "; "))"
+                        reason:
+                            "those that fail \(mappings.count == 1 ? "the filter" : "every filter") of \(Self.names(mappings)): \(filters.map(\.description).joined(separator: "; "))"
                     ))
             }
             let kept = carriedBy(entity.name)
@@ -88,7 +89,8 @@ public struct DiscardSurvey {
             }
             for relationship in source.allRelationships(of: entity) where !relationship.isTransient {
                 guard !kept.names.contains(relationship.name) else { continue }
-                let declaring = source.declaringEntity(ofRelationship: relationship.name, in: entity)?.name ?? entity.name
+                let declaring =
+                    source.declaringEntity(ofRelationship: relationship.name, in: entity)?.name ?? entity.name
                 var pair = ["\(declaring).\(relationship.name)"]
                 if let inverse = source.inverse(of: relationship) {
                     // Links the other side keeps are not lost.
@@ -97,11 +99,13 @@ public struct DiscardSurvey {
                             [$0] + source.descendants(of: $0)
                         } ?? []
                     if kinds.contains(where: { kind in
-                        !kind.isAbstract && (carriedBy(kind.name).everything || carriedBy(kind.name).names.contains(inverse.name))
+                        !kind.isAbstract
+                            && (carriedBy(kind.name).everything || carriedBy(kind.name).names.contains(inverse.name))
                     }) {
                         continue
                     }
-                    pair.append("\(relationship.inverseEntityName ?? relationship.destinationEntityName).\(inverse.name)")
+                    pair.append(
+                        "\(relationship.inverseEntityName ?? relationship.destinationEntityName).\(inverse.name)")
                 }
                 let key = pair.sorted().joined(separator: " ")
                 if let side = linkSides[key], side != declaring { continue }
@@ -187,7 +191,8 @@ public struct DiscardSurvey {
     }
 
     static func names(_ mappings: [EntityMapping]) -> String {
-        mappings.count == 1 ? "the mapping \(mappings[0].name)" : "the mappings \(mappings.map(\.name).joined(separator: ", "))"
+        mappings.count == 1
+            ? "the mapping \(mappings[0].name)" : "the mappings \(mappings.map(\.name).joined(separator: ", "))"
     }
 }
 

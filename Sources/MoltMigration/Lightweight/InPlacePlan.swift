@@ -89,7 +89,8 @@ extension InPlacePlan {
         let sourceTables = source.tables.map(\.name) + source.joinTables.map(\.name)
         self.init(
             source: source, destination: destination, mapping: mapping, correspondences: correspondences,
-            expressions: expressions, linkSets: linkSets, ranks: ranks, mappingOrder: mappingOrder, entityNumbers: entityNumbers, tables: tables,
+            expressions: expressions, linkSets: linkSets, ranks: ranks, mappingOrder: mappingOrder,
+            entityNumbers: entityNumbers, tables: tables,
             droppedTables: sourceTables.filter { !kept.contains($0) })
     }
 }

@@ -66,7 +66,9 @@ enum Output {
             for item in certain { line("\(indent)  \(item)") }
         }
         if !policies.isEmpty {
-            line("\(indent)Left to policies (\(dryRun ? "would be discarded" : "discarded") unless the policy carries them):")
+            line(
+                "\(indent)Left to policies (\(dryRun ? "would be discarded" : "discarded") unless the policy carries them):"
+            )
             for item in policies { line("\(indent)  \(item)") }
         }
     }
