@@ -219,9 +219,13 @@ struct CLITests {
         #expect(
             dump.stdout
                 == (try String(contentsOf: Fixtures.package("MappingModels/Examples/Blog2.json"), encoding: .utf8)))
+        // Run again: the store is already at the destination, which is nothing to do (as Core
+        // Data does not migrate a store its model opens).
+        let before = try Data(contentsOf: store)
         let again = try Tool.run(["migrate", store.path, "--from", bundle, "--to", bundle, "--mapping", mapping])
-        #expect(again.status == 3)
-        #expect(again.stderr.contains("the store is at version \"Blog 2\", but the mapping file goes from \"Blog\""))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout == "\(store.path) is already at Blog 2: nothing to migrate.\n")
+        #expect(try Data(contentsOf: store) == before)
         let quiet = try Tool.run(["recover", store.path])
         #expect(quiet.stdout.contains("Nothing to recover"))
     }

@@ -35,6 +35,7 @@ struct StoreFileTests {
         #expect(store.entityRecords.map(\.name) == ["Author", "Comment", "Post", "Article", "Video", "Tag"])
         #expect(store.entityRecords.map(\.superNumber) == [0, 0, 0, 3, 3, 0])
         #expect(try !store.hasModelCache())
+        store.connection.close()
         #expect(try TestStores.files(in: folder) == ["blog.sqlite"], "a read-only look leaves nothing behind")
     }
 

@@ -32,6 +32,9 @@ extension MoltError {
         public static let invalidModel = Code(rawValue: 134060)
         /// A store could not be opened (NSPersistentStoreOpenError).
         public static let persistentStoreOpen = Code(rawValue: 134080)
+        /// The store could not be had in time: another migration of it is running and did not
+        /// finish within the wait allowed (NSPersistentStoreTimeoutError). Transient.
+        public static let persistentStoreTimeout = Code(rawValue: 134090)
         /// The store's entity hashes differ from the model's
         /// (NSPersistentStoreIncompatibleVersionHashError).
         public static let incompatibleVersionHash = Code(rawValue: 134100)
@@ -86,10 +89,10 @@ extension MoltError {
         /// A string does not match its pattern (NSValidationStringPatternMatchingError).
         public static let validationStringPatternMatching = Code(rawValue: 1680)
 
-        /// Whether retrying the same operation later may succeed: a cancelled migration, or
-        /// an SQLite error such as a lock or a full disk.
+        /// Whether retrying the same operation later may succeed: a cancelled migration, an
+        /// SQLite error such as a lock or a full disk, or another migration of the store running.
         public var isTransient: Bool {
-            self == .migrationCancelled || self == .sqlite
+            self == .migrationCancelled || self == .sqlite || self == .persistentStoreTimeout
         }
 
         /// Core Data's (or Foundation's) constant name for this code.
@@ -110,6 +113,7 @@ extension MoltError {
             134000: "NSPersistentStoreInvalidTypeError",
             134060: "NSCoreDataError",
             134080: "NSPersistentStoreOpenError",
+            134090: "NSPersistentStoreTimeoutError",
             134100: "NSPersistentStoreIncompatibleVersionHashError",
             134110: "NSMigrationError",
             134120: "NSMigrationCancelledError",

@@ -26,6 +26,12 @@ public struct MigrationOptions: Sendable {
     /// Called with the text of each SQL statement run on the store being migrated in place
     /// (values bound), in order: an audit of what the migration did.
     public var sqlTrace: (@Sendable (String) -> Void)?
+    /// How long to wait, in seconds, when another migration of the store is running
+    /// (``MigrationLock``); 0 fails at once with Core Data's 134090.
+    public var lockWait: TimeInterval = 0
+    /// The store's migration lock, when the caller already holds it (an upgrade's steps, or a
+    /// command that took it before reading the store); otherwise the migration takes its own.
+    public var heldLock: MigrationLock?
     public var logger = Logger(label: "molt.migration")
 
     public init() {}
@@ -56,6 +62,7 @@ public struct MigrationOptions: Sendable {
 /// let report = try migration.run()
 /// ```
 public final class HeavyweightMigration: @unchecked Sendable {
+    /// The store's file, symbolic links resolved (the file an app opens; see ``StoreLocation``).
     public let store: URL
     public let sourceModel: ObjectModel
     public let destinationModel: ObjectModel
@@ -71,7 +78,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
         options: MigrationOptions = MigrationOptions()
     ) {
-        self.store = store
+        self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
         self.mapping = mapping
@@ -92,8 +99,19 @@ public final class HeavyweightMigration: @unchecked Sendable {
     public func run() throws -> MigrationReport {
         let started = Date()
         let logger = options.logger
-        try StoreRecovery.recover(at: store, logger: logger)
+        // One migration at a time, decided before anything is read (``MigrationLock``); a
+        // file with several names is never replaced (``StoreLocation``).
+        let location = try StoreLocation(store)
+        if !options.dryRun { try location.requireSingleName() }
+        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
+        defer { if ownsLock { migrationLock.release() } }
+        try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        if let done = try AlreadyMigrated.report(
+            store, source: sourceModel, destination: destinationModel, dryRun: options.dryRun, logger: logger)
+        {
+            return done
+        }
         try checkMapping()
         let policyTypes = try resolvePolicies()
 

@@ -71,6 +71,9 @@ public struct MigrationReport: Sendable {
     public var backup: String?
     /// Whether the store was left as it was (a dry run).
     public var dryRun = false
+    /// Whether the store was already at the destination version, so nothing was done (another
+    /// run migrated it, perhaps while this one waited for the lock).
+    public var alreadyMigrated = false
     /// Whether the store was migrated in place with SQL (a lightweight migration) rather than
     /// copied object by object into a new file.
     public var inPlace = false

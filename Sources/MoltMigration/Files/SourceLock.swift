@@ -10,9 +10,18 @@ import MoltStore
 /// At the start it checkpoints the store's write-ahead log (which fails if another process is
 /// reading or writing it) and takes SQLite's write lock (`BEGIN IMMEDIATE`), held until the
 /// migration ends: another process that tries to write waits and gives up. At the end it
-/// releases the lock, checkpoints again so the old store's `-wal` is empty (so no old log can
-/// ever be applied to the new store), and checks SQLite's data version to be sure nothing was
-/// written in between.
+/// releases the lock, checks SQLite's data version to be sure nothing was written in between,
+/// and takes a WAL store out of WAL mode (its log checkpointed into the file and removed, so no
+/// old log can ever be applied to the new store).
+///
+/// Leaving WAL mode needs every other connection to the store closed, and that is the point:
+/// a connection that had the old store open in WAL mode while the new one is renamed into
+/// place would, when it closes, remove the `-wal` and `-shm` files by name, which by then are
+/// the new store's. Readers that come and go (an app reading, `molt dump`) are waited for, up
+/// to ``readerWait`` seconds; one that stays open makes the migration stop with "in use",
+/// nothing replaced. Once out of WAL mode, a reader that opens the old file before the rename
+/// reads it with SQLite's file locks alone, touching no file by name. (The old file stays a
+/// valid store: an app opening it, or its backup, puts it back in WAL mode.)
 final class SourceLock {
     private let connection: SQLiteConnection
     private let path: String
@@ -74,27 +83,56 @@ final class SourceLock {
         connection.close()
     }
 
-    /// Releases the lock, leaves the old store with everything in its main file and an empty
-    /// log, and closes the connection; throws if another process wrote to it or is using it.
+    /// How long the end of a migration waits for other connections to the old store to close.
+    static let readerWait: TimeInterval = 10
+
+    /// Releases the lock, leaves the old store with everything in its main file and no log
+    /// (out of WAL mode), and closes the connection; throws if another process wrote to it or
+    /// is using it.
     func releaseForSwap() throws {
         do {
             FaultPoint.reach("lock.release")
             try connection.execute("ROLLBACK")
             FaultPoint.reach("lock.released")
-            if isWriteAheadLog { try connection.checkpoint(.truncate) }
-            FaultPoint.reach("lock.release-checkpointed")
             let now = try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
-            // Closed before the files are swapped: a connection to the old store must never
-            // close (and tidy its log by name) after the new store is in place.
-            close()
             guard now == dataVersion else {
+                close()
                 throw MoltError(
                     .sourceStore, "another process wrote to the store during the migration; nothing was replaced",
                     location: SourceLocation(file: path),
                     recovery: "Quit the other process and run the migration again.")
             }
+            if isWriteAheadLog { try leaveWriteAheadLog() }
+            FaultPoint.reach("lock.release-checkpointed")
+            // Closed before the files are swapped: a connection to the old store must never
+            // close (and tidy its log by name) after the new store is in place.
+            close()
         } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+            close()
             throw Self.inUse(path, error)
+        }
+    }
+
+    /// Switches the store to rollback-journal mode (its log checkpointed and removed), waiting
+    /// for other connections to close: SQLite refuses while any is open.
+    private func leaveWriteAheadLog() throws {
+        let deadline = Date().addingTimeInterval(Self.readerWait)
+        while true {
+            var refusal: SQLiteError?
+            do {
+                if try connection.scalar("PRAGMA journal_mode = DELETE")?.textValue?.lowercased() == "delete" { return }
+            } catch let error as SQLiteError where error.code.primary == .busy || error.code.primary == .locked {
+                refusal = error
+            }
+            guard Date() < deadline else {
+                throw Self.inUse(
+                    path,
+                    refusal
+                        ?? SQLiteError(
+                            code: .busy, message: "the store stays in WAL mode while other connections have it open",
+                            sql: "PRAGMA journal_mode = DELETE", path: path))
+            }
+            usleep(20_000)
         }
     }
 }

@@ -20,7 +20,7 @@ import MoltStore
 ///   `-journal`, `-wal` or `-shm` is left beside a store nobody has open.
 ///
 /// ```swift
-/// let outcome = try StoreRecovery.recover(at: storeURL)
+/// let outcome = try StoreRecovery.recover(at: storeURL)    // takes the store's migration lock
 /// ```
 public enum StoreRecovery {
     /// What recovery did.
@@ -33,8 +33,21 @@ public enum StoreRecovery {
         case removedUnfinishedMigration
     }
 
+    /// Recovers the store at `url` (symbolic links resolved) under its migration lock
+    /// (``MigrationLock``), waiting up to `wait` seconds while another migration of it runs:
+    /// what a running migration has beside the store is its work, not leftovers.
     @discardableResult
-    public static func recover(at url: URL, logger: Logger? = nil) throws -> Outcome {
+    public static func recover(at url: URL, logger: Logger? = nil, wait: TimeInterval = 0) throws -> Outcome {
+        let lock = try MigrationLock.acquire(
+            store: url, wait: wait, logger: logger ?? Logger(label: "molt.recovery"))
+        defer { lock.release() }
+        return try recover(locked: lock, logger: logger)
+    }
+
+    /// Recovers the store whose migration lock the caller holds.
+    @discardableResult
+    public static func recover(locked lock: MigrationLock, logger: Logger? = nil) throws -> Outcome {
+        let url = lock.store
         let files = StoreFiles(url)
         var outcome = Outcome.nothingToDo
         if FileOperations.exists(files.intent) || FileOperations.exists(files.intent + ".tmp") {

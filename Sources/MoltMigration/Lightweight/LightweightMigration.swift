@@ -21,6 +21,7 @@ internal import MoltStore
 /// print(report.inPlace ? "migrated in place" : "copied")
 /// ```
 public final class LightweightMigration: @unchecked Sendable {
+    /// The store's file, symbolic links resolved (see ``StoreLocation``).
     public let store: URL
     public let sourceModel: ObjectModel
     public let destinationModel: ObjectModel
@@ -46,7 +47,7 @@ public final class LightweightMigration: @unchecked Sendable {
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
         options: MigrationOptions = MigrationOptions()
     ) {
-        self.store = store
+        self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
         self.mapping = mapping
@@ -58,8 +59,18 @@ public final class LightweightMigration: @unchecked Sendable {
     public func run() throws -> MigrationReport {
         let started = Date()
         let logger = options.logger
-        try StoreRecovery.recover(at: store, logger: logger)
+        // One migration at a time, decided before anything is read (``MigrationLock``).
+        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
+        defer { if ownsLock { migrationLock.release() } }
+        var options = options
+        options.heldLock = migrationLock
+        try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        if let done = try AlreadyMigrated.report(
+            store, source: sourceModel, destination: destinationModel, dryRun: options.dryRun, logger: logger)
+        {
+            return done
+        }
         do {
             let plan = try InPlacePlan(
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),

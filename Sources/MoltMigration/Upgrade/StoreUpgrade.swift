@@ -36,6 +36,7 @@ public final class StoreUpgrade: @unchecked Sendable {
     /// The store metadata key holding the upgrade's record of completed stage handlers.
     public static let progressKey = "MoltUpgradeProgress"
 
+    /// The store's file, symbolic links resolved (see ``StoreLocation``).
     public let store: URL
     public let planner: UpgradePlanner
     /// The destination version's name; nil for the current version.
@@ -63,7 +64,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         order: VersionOrder = .automatic, to destination: String? = nil, stages: [UpgradeStage] = [],
         options: MigrationOptions = MigrationOptions()
     ) {
-        self.store = store
+        self.store = (try? StoreLocation(store).url) ?? store
         self.planner = UpgradePlanner(versions: versions, mappingFiles: mappingFiles, order: order, stages: stages)
         self.destination = destination
         self.options = options
@@ -73,10 +74,20 @@ public final class StoreUpgrade: @unchecked Sendable {
 
     /// What ``run()`` would do now, read from the store without changing it.
     public func plan() throws -> UpgradePlan {
+        try plan(options: options)
+    }
+
+    /// The plan, read with `options` (whose ``MigrationOptions/heldLock`` says the caller holds
+    /// the store's lock).
+    func plan(options: MigrationOptions) throws -> UpgradePlan {
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         let files = StoreFiles(store)
-        let interrupted = FileOperations.exists(files.new) || FileOperations.exists(files.intent)
-        let sqlite = try SQLiteStore(at: store, logger: options.logger)
+        // Files beside the store are another run's work while it holds the lock, leftovers
+        // of an interrupted one otherwise.
+        let running = options.heldLock == nil ? MigrationLock.running(of: store) : nil
+        let interrupted =
+            running == nil && (FileOperations.exists(files.new) || FileOperations.exists(files.intent))
+        let sqlite = try SQLiteStore(at: store, snapshot: true, logger: options.logger)
         defer { sqlite.connection.close() }
         let metadata = sqlite.metadata
         var plan: UpgradePlan
@@ -96,10 +107,12 @@ public final class StoreUpgrade: @unchecked Sendable {
                 metadata: ["molt.store": "\(store.path)"])
             var embeddedPlan = try planner.plan(fromEmbedded: embedded.model, storePath: store.path, to: destination)
             embeddedPlan.interruptedMigration = interrupted
+            embeddedPlan.runningMigration = running
             if !interrupted { try countFirstStepDiscards(of: &embeddedPlan, in: sqlite) }
             return embeddedPlan
         }
         plan.interruptedMigration = interrupted
+        plan.runningMigration = running
         if !interrupted { try countFirstStepDiscards(of: &plan, in: sqlite) }
         guard let mark = UpgradeMark(metadata.additionalEntries[Self.progressKey]) else { return plan }
         if mark.completed == .willMigrate, let stage = planner.stages.first(where: mark.isAbout) {
@@ -142,11 +155,20 @@ public final class StoreUpgrade: @unchecked Sendable {
         let started = Date()
         let logger = options.logger
         try checkCancelled()
-        let recovery = try StoreRecovery.recover(at: store, logger: logger)
+        // One migration at a time, decided before anything is read (``MigrationLock``): the
+        // plan is made from the store as it is once the lock is held.
+        let location = try StoreLocation(store)
+        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
+        defer { if ownsLock { migrationLock.release() } }
+        let recovery = try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         if options.dryRun { return try dryRun(started: started, recovery: recovery) }
 
-        let plan = try plan()
+        var planOptions = options
+        planOptions.heldLock = migrationLock
+        let plan = try self.plan(options: planOptions)
+        // A step that replaces the file must not split a file with several names.
+        if plan.steps.contains(where: { $0.kind == .heavyweight }) { try location.requireSingleName() }
         var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
         report.recovery = recovery
         report.usedEmbeddedSourceModel = plan.usesEmbeddedSourceModel
@@ -185,6 +207,7 @@ public final class StoreUpgrade: @unchecked Sendable {
                 try checkCancelled()
             }
             var stepOptions = options
+            stepOptions.heldLock = migrationLock
             stepOptions.backup = options.backup && index == 0 && !backupTaken
             stepOptions.dryRun = false
             stepOptions.progress = { [weak self] progress in
@@ -346,6 +369,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         var copyOptions = options
         copyOptions.dryRun = false
         copyOptions.backup = false
+        copyOptions.heldLock = nil  // the copy is another store, with a lock of its own
         let upgrade = StoreUpgrade(
             store: copy, versions: planner.versions, mappingFiles: planner.mappingFiles, order: planner.order,
             to: destination, stages: planner.stages, options: copyOptions)

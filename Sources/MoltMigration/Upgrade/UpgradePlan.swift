@@ -97,6 +97,9 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     /// Whether an interrupted migration left files beside the store (they are finished or
     /// removed before the upgrade starts, which may change the store's version).
     public internal(set) var interruptedMigration = false
+    /// Another migration of the store running while the plan was made: the upgrade waits for
+    /// it (or stops), and then plans from the store as that run leaves it.
+    public internal(set) var runningMigration: MigrationLock.Running?
     /// Whether the store matched no version given and the plan starts from its embedded model
     /// (``StoreUpgrade/allowsEmbeddedSourceModel``).
     public internal(set) var usesEmbeddedSourceModel = false
@@ -107,6 +110,11 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     /// The forecast, one line each.
     public var lines: [String] {
         var lines: [String] = []
+        if let runningMigration {
+            lines.append(
+                "Note: \(runningMigration); this plan is for the store as it is now. An upgrade waits for it (--wait) or stops, and then plans again."
+            )
+        }
         if interruptedMigration {
             lines.append(
                 "An interrupted migration left files beside the store: they are finished or removed first, which may change this plan."

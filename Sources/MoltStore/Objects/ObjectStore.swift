@@ -35,11 +35,13 @@ public final class ObjectStore {
         self.externalData = externalData ?? ExternalDataFolder(store: store.url)
     }
 
-    /// Opens the store at `url` with the model (or the bundle version) it was made with.
+    /// Opens the store at `url` with the model (or the bundle version) it was made with. With
+    /// `snapshot` (read-only), everything read comes from one read transaction: one consistent
+    /// version of the store while others commit (see ``SQLiteStore/init(at:readOnly:snapshot:logger:)``).
     public static func open(
-        at url: URL, models: ModelSource, readOnly: Bool = true, logger: Logger? = nil
+        at url: URL, models: ModelSource, readOnly: Bool = true, snapshot: Bool = false, logger: Logger? = nil
     ) throws -> ObjectStore {
-        let store = try SQLiteStore(at: url, readOnly: readOnly, logger: logger)
+        let store = try SQLiteStore(at: url, readOnly: readOnly, snapshot: snapshot, logger: logger)
         let model = try store.matchingModel(from: models)
         return try ObjectStore(store: store, model: model)
     }

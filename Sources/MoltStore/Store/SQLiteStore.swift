@@ -42,23 +42,27 @@ public final class SQLiteStore {
     // MARK: Opening
 
     /// Opens the store at `url`, read-only unless `readOnly` is false.
-    public init(at url: URL, readOnly: Bool = true, logger: Logger? = nil) throws {
+    ///
+    /// A read-only store is read through SQLite's locks, so it never shows what another
+    /// connection has not committed (see ``readMode(of:)``). With `snapshot`, everything read
+    /// through this store (its metadata, its objects) comes from one read transaction, begun
+    /// before the first read and held until the connection closes: one consistent version of
+    /// the store, even while another process commits.
+    public init(at url: URL, readOnly: Bool = true, snapshot: Bool = false, logger: Logger? = nil) throws {
         self.url = url
         self.isReadOnly = readOnly
         let path = url.path
         try Self.checkIsSQLiteFile(at: url)
-        // A store with no companion files holds everything in its main file: read it as
-        // immutable so that reading leaves no -wal or -shm behind. Otherwise read through the
-        // companions (rows that live only in -wal included) without creating any.
-        var companions = CompanionFiles(of: url)
-        if readOnly, companions.journal != nil {
+        if readOnly, CompanionFiles(of: url).journal != nil {
             Self.rollBackInterruptedWrite(at: url, logger: logger)
-            companions = CompanionFiles(of: url)
         }
-        let quiet = companions.wal == nil && companions.sharedMemory == nil && companions.journal == nil
-        let mode: SQLiteConnection.OpenMode = readOnly ? (quiet ? .immutable : .readOnly) : .readWrite
+        let mode: SQLiteConnection.OpenMode = readOnly ? Self.readMode(of: url) : .readWrite
         let connection = try StoreErrors.sqlite(path, "opening the store") {
-            try SQLiteConnection(path: path, mode: mode, logger: logger)
+            let connection = try SQLiteConnection(path: path, mode: mode, logger: logger)
+            // A read-only store opened read-write (to tidy what it creates) never writes.
+            if readOnly, mode == .readWrite { try connection.execute("PRAGMA query_only = ON") }
+            if readOnly, snapshot, mode != .immutable { try connection.execute("BEGIN") }
+            return connection
         }
         self.connection = connection
         let tables = try StoreErrors.sqlite(path, "reading the schema") {
@@ -87,6 +91,36 @@ public final class SQLiteStore {
                 "molt.store": "\(path)", "molt.mode": "\(mode)", "molt.entities": "\(entityRecords.count)",
                 "molt.uuid": "\(metadata.storeUUID)",
             ])
+    }
+
+    /// How a read-only store is opened so that it is read through SQLite's locks (never a page
+    /// another connection is changing), leaves no file behind that was not there, and writes
+    /// nothing:
+    ///
+    /// - a store in rollback-journal mode: read-only (SQLite's shared lock; nothing is created);
+    /// - a store in WAL mode with its `-wal` or `-shm` present: read-only, through them (rows
+    ///   that live only in the log included);
+    /// - a store in WAL mode without them: read-write with `query_only` on. SQLite needs the
+    ///   two files to read a WAL store; opened this way it removes the ones it made when the
+    ///   last connection closes (a read-only connection would leave them), and the store's
+    ///   content is not changed;
+    /// - a store this process may not write, or in a folder it may not write, which it could
+    ///   not tidy after: immutable (no lock; its owner alone can change it).
+    static func readMode(of url: URL) -> SQLiteConnection.OpenMode {
+        let companions = CompanionFiles(of: url)
+        guard Self.headerSaysWAL(url) else { return .readOnly }
+        if companions.wal != nil || companions.sharedMemory != nil { return .readOnly }
+        let folder = url.deletingLastPathComponent().path
+        guard access(url.path, W_OK) == 0, access(folder, W_OK) == 0 else { return .immutable }
+        return .readWrite
+    }
+
+    /// Whether the file's header says WAL mode (bytes 18 and 19 are 2).
+    static func headerSaysWAL(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        return header.count == 20 && header[18] == 2 && header[19] == 2
     }
 
     /// Rolls back what a rollback journal (`Store.sqlite-journal`) left by a crash holds, by

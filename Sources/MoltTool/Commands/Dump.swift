@@ -36,15 +36,21 @@ struct Dump: ParsableCommand {
     func run() throws {
         let logger = global.bootstrap()
         try global.run {
+            // One read transaction: the dump is one committed version of the store, even while
+            // a migration commits.
+            let url = URL(fileURLWithPath: store)
             let opened = try ObjectStore.open(
-                at: URL(fileURLWithPath: store), models: try ModelArguments.source(model), readOnly: true,
-                logger: logger)
-            // Say so when an interrupted migration's files are beside the store: the dump is
-            // the store as it is now (the old one), which recovery may still replace.
+                at: url, models: try ModelArguments.source(model), readOnly: true, snapshot: true, logger: logger)
+            // Say so when a migration is running, or an interrupted one's files are beside the
+            // store: the dump is the store as it is now (the old one), which may still change.
             let leftovers = [".molt-new", ".molt-swap"].map { store + $0 }.filter {
                 FileManager.default.fileExists(atPath: $0)
             }
-            if !leftovers.isEmpty {
+            if let running = MigrationLock.running(of: url) {
+                Output.note(
+                    "note: \(running); this is the store as it was last committed, which that migration may still replace"
+                )
+            } else if !leftovers.isEmpty {
                 Output.note(
                     "note: an interrupted migration left \(leftovers.joined(separator: " and ")); this is the store as it is now, and `molt recover` (or the next migration) finishes or undoes that migration"
                 )

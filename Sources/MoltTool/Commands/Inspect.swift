@@ -29,7 +29,11 @@ struct Inspect: ParsableCommand {
         var incompatible = false
         try global.run {
             let url = URL(fileURLWithPath: store)
-            let opened = try SQLiteStore(at: url, readOnly: true, logger: logger)
+            // One read transaction: everything reported is one committed version of the store.
+            let opened = try SQLiteStore(at: url, readOnly: true, snapshot: true, logger: logger)
+            if let running = MigrationLock.running(of: url) {
+                Output.note("note: \(running); this is the store as it was last committed")
+            }
             var report = try StoreReport(store: opened)
             if let model {
                 report.model = try ModelMatchReport(

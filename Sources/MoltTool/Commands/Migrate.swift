@@ -16,7 +16,12 @@ struct Migrate: ParsableCommand {
             hashes match the store), copied object by object into a new file beside it with the \
             destination model, related, validated, and then swapped in so that the path always \
             holds either the complete old store or the complete new one. On any failure, or \
-            Ctrl-C, the store is left exactly as it was. A mapping that needs no object loaded \
+            Ctrl-C, the store is left exactly as it was. One migration of a store runs at a time: \
+            a second run stops at once with exit code 75 (another migration of this store is \
+            running), or with --wait waits for it and then starts from the store as that run \
+            left it (a store already at the destination is nothing to do, exit code 0). A store \
+            reached through a symbolic link is migrated where it lives (the link is left as it \
+            is); a file with several names (hard links) is refused. A mapping that needs no object loaded \
             (no policy, no filter, values computed from each object's own row) is run as SQL \
             over a copy of the store instead, with the same result, swap and safety.
 
@@ -61,20 +66,35 @@ struct Migrate: ParsableCommand {
     )
     var sourceModelFromStore = false
 
+    @OptionGroup var lock: LockOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let logger = global.bootstrap()
         PolicyRegistry.register(CompiledPolicies.all)
         try global.run {
-            let url = URL(fileURLWithPath: store)
-            try StoreRecovery.recover(at: url, logger: logger)
             let mappingModel = try mapping.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
-            let source = try sourceModel(for: url, mapping: mappingModel)
             let destination = try ModelPairOptions.model(
                 models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
                 useCurrent: true)
+            // The lock first: the store is read (recovered, its version found) only once no
+            // other migration of it runs, so a run that waited plans from what the other left.
+            let held = try lock.acquire(store, logger: logger)
+            defer { held.release() }
+            let url = held.store
+            try StoreRecovery.recover(locked: held, logger: logger)
+            if try SQLiteStore(at: url, logger: logger).metadata.entityVersionHashes
+                == destination.entityVersionHashes()
+            {
+                Output.line(
+                    "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
+                )
+                return
+            }
+            let source = try sourceModel(for: url, mapping: mappingModel, waited: held.waited)
             var options = MigrationOptions()
+            options.heldLock = held
             options.backup = backup
             options.dryRun = dryRun
             options.logger = logger
@@ -108,7 +128,7 @@ struct Migrate: ParsableCommand {
     }
 
     /// The source model: the version given, or the bundle version whose hashes match the store.
-    func sourceModel(for url: URL, mapping: MappingModel?) throws -> ObjectModel {
+    func sourceModel(for url: URL, mapping: MappingModel?, waited: Bool = false) throws -> ObjectModel {
         if let version = models.fromVersion {
             return try ModelPairOptions.model(models.from, version: version, side: "source", useCurrent: false)
         }
@@ -123,7 +143,7 @@ struct Migrate: ParsableCommand {
         if let expected = mapping?.sourceModelName, let actual = model.name, expected != actual {
             throw MoltError(
                 .missingMappingModel,
-                "the store is at version \"\(actual)\", but the mapping file goes from \"\(expected)\"",
+                "the store is at version \"\(actual)\", but the mapping file goes from \"\(expected)\"\(waited ? " (another migration changed the store while this one waited)" : "")",
                 location: SourceLocation(file: store.url.path),
                 recovery: "Use the mapping file that starts at \"\(actual)\" (or --from-version to insist).")
         }
@@ -131,6 +151,10 @@ struct Migrate: ParsableCommand {
     }
 
     func print(report: MigrationReport, source: ObjectModel, destination: ObjectModel) {
+        guard !report.alreadyMigrated else {
+            Output.line("\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate.")
+            return
+        }
         let headline =
             report.dryRun
             ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."

@@ -37,6 +37,11 @@ struct Upgrade: ParsableCommand {
             that goes backwards is not used. The destination before the store's version is an \
             error: stores are never migrated backwards.
 
+            One migration of a store runs at a time: a second run stops at once with exit \
+            code 75, or with --wait waits for the first and then plans from the store as it left \
+            it (already at the destination: nothing to do). --plan takes no lock and says when \
+            another migration is running.
+
             --plan prints the steps and changes nothing. Each step is complete or not done, so \
             after a crash or Ctrl-C, running the command again continues from the version the \
             store is at.
@@ -44,8 +49,9 @@ struct Upgrade: ParsableCommand {
             Exit codes: 0 done (or nothing to do); 3 no version matches the store (134130), a \
             step has no mapping file and cannot be inferred (134140), or the store is newer \
             than the destination (134530); 65 a mapping file with errors, an ambiguous or \
-            unknown order, a failed migration; 66 a missing file; 74 I/O or SQLite errors; 130 \
-            cancelled (completed steps stay done).
+            unknown order, a failed migration; 66 a missing file; 74 I/O or SQLite errors; 75 \
+            another migration of the store is running (134090); 130 cancelled (completed steps \
+            stay done).
             """)
 
     @Argument(help: "The store to upgrade.")
@@ -84,6 +90,8 @@ struct Upgrade: ParsableCommand {
     )
     var sourceModelFromStore = false
 
+    @OptionGroup var lock: LockOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -100,24 +108,33 @@ struct Upgrade: ParsableCommand {
             } else {
                 order = orderByName ? .byName : .automatic
             }
+            let versions = try UpgradeVersions(contentsOf: URL(fileURLWithPath: models))
+            let files = try UpgradeMappingFile.readFolder(folder, logger: logger)
             var options = MigrationOptions()
             options.backup = backup
             options.dryRun = dryRun
             options.logger = logger
-            let upgrade = StoreUpgrade(
-                store: url, versions: try UpgradeVersions(contentsOf: URL(fileURLWithPath: models)),
-                mappingFiles: try UpgradeMappingFile.readFolder(folder, logger: logger), order: order, to: to,
-                options: options)
-            upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
             if plan {
+                // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
+                let upgrade = StoreUpgrade(
+                    store: url, versions: versions, mappingFiles: files, order: order, to: to, options: options)
+                upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try upgrade.plan().lines.forEach { Output.line($0) }
                 return
             }
-            try perform(upgrade)
+            // The lock first: the upgrade plans from the store as it is once no other migration
+            // of it runs.
+            let held = try lock.acquire(store, logger: logger)
+            defer { held.release() }
+            options.heldLock = held
+            let upgrade = StoreUpgrade(
+                store: url, versions: versions, mappingFiles: files, order: order, to: to, options: options)
+            upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
+            try perform(upgrade, waited: held.waited)
         }
     }
 
-    func perform(_ upgrade: StoreUpgrade) throws {
+    func perform(_ upgrade: StoreUpgrade, waited: Bool) throws {
         let display = ProgressDisplay(lines: progress)
         let printer = StepPrinter(display: display)
         upgrade.progress = { printer.show($0) }
@@ -134,10 +151,10 @@ struct Upgrade: ParsableCommand {
             display.finish()
             throw error
         }
-        summarize(report)
+        summarize(report, waited: waited)
     }
 
-    func summarize(_ report: UpgradeReport) {
+    func summarize(_ report: UpgradeReport, waited: Bool) {
         if report.usedEmbeddedSourceModel {
             Output.line(
                 "Used the store's embedded model as the source: no version given matches the store, and its hashes do.")
@@ -146,7 +163,9 @@ struct Upgrade: ParsableCommand {
             Output.line("Finished the stage \(resumed) left by an interrupted upgrade.")
         }
         guard !report.wasUpToDate else {
-            Output.line("\(store) is already at \(report.destination): nothing to migrate.")
+            Output.line(
+                "\(store) is already at \(report.destination): nothing to migrate\(waited ? " (another migration finished it while this one waited)" : "")."
+            )
             return
         }
         let seconds = String(format: "%.2f", report.duration)

@@ -12,6 +12,8 @@ enum ExitCodes {
     static let internalError: Int32 = 70
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
+    /// Try again later: another migration of the store is running (EX_TEMPFAIL).
+    static let busy: Int32 = 75
     static let permission: Int32 = 77
     static let cancelled: Int32 = 130
 
@@ -26,6 +28,7 @@ enum ExitCodes {
         case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore:
             ioError
         case .migrationCancelled: cancelled
+        case .persistentStoreTimeout: busy
         case .inferredMapping: inferenceImpossible
         case .fileReadCorruptFile, .propertyListReadCorrupt, .invalidModel, .persistentStoreInvalidType, .validation:
             dataError
