@@ -46,7 +46,7 @@ public enum FuzzFiles {
 
     /// The binary property list in the example store's `Z_METADATA`.
     static func exampleStoreMetadata() -> Data? {
-        guard let store = try? SQLiteStore(at: blogStore) else { return nil }
+        guard let store = try? SQLiteStore(at: blogStore, unchanging: true) else { return nil }
         return BinaryPropertyListWriter().write(store.metadata.propertyList)
     }
 }

@@ -30,7 +30,7 @@ enum TextTargets {
     /// The example Blog store, opened read-only once; the lock keeps one filter at a time on it.
     nonisolated(unsafe) static let blogStore: ObjectStore? = {
         guard let (model, _) = FuzzFiles.blogModels,
-            let store = try? SQLiteStore(at: FuzzFiles.blogStore, readOnly: true)
+            let store = try? SQLiteStore(at: FuzzFiles.blogStore, readOnly: true, unchanging: true)
         else { return nil }
         return try? ObjectStore(store: store, model: model)
     }()

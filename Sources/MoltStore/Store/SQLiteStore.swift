@@ -48,15 +48,22 @@ public final class SQLiteStore {
     /// through this store (its metadata, its objects) comes from one read transaction, begun
     /// before the first read and held until the connection closes: one consistent version of
     /// the store, even while another process commits.
-    public init(at url: URL, readOnly: Bool = true, snapshot: Bool = false, logger: Logger? = nil) throws {
+    ///
+    /// `unchanging` says the caller knows nobody changes the file while it is open (a fixture
+    /// shipped with a package, say): it is then read as immutable, without locks, and nothing
+    /// is created beside it even by a connection that is never closed.
+    public init(
+        at url: URL, readOnly: Bool = true, snapshot: Bool = false, unchanging: Bool = false, logger: Logger? = nil
+    ) throws {
         self.url = url
         self.isReadOnly = readOnly
         let path = url.path
         try Self.checkIsSQLiteFile(at: url)
-        if readOnly, CompanionFiles(of: url).journal != nil {
+        if readOnly, !unchanging, CompanionFiles(of: url).journal != nil {
             Self.rollBackInterruptedWrite(at: url, logger: logger)
         }
-        let mode: SQLiteConnection.OpenMode = readOnly ? Self.readMode(of: url) : .readWrite
+        let mode: SQLiteConnection.OpenMode =
+            readOnly ? (unchanging && CompanionFiles(of: url).all.isEmpty ? .immutable : Self.readMode(of: url)) : .readWrite
         let connection = try StoreErrors.sqlite(path, "opening the store") {
             let connection = try SQLiteConnection(path: path, mode: mode, logger: logger)
             // A read-only store opened read-write (to tidy what it creates) never writes.
