@@ -21,6 +21,13 @@ enum Tool {
 
     static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> ToolRun
     {
+        try start(arguments, in: folder, environment: environment).wait()
+    }
+
+    /// Starts `molt` and returns at once; ``RunningTool/wait()`` collects what it printed.
+    static func start(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws
+        -> RunningTool
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -33,15 +40,32 @@ enum Tool {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes fully before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        return RunningTool(process: process, out: out, err: err)
+    }
+}
+
+/// A `molt` process started by ``Tool/start(_:in:environment:)``.
+final class RunningTool: @unchecked Sendable {
+    let process: Process
+    private var outData = Data()
+    private var errData = Data()
+    private let group = DispatchGroup()
+
+    init(process: Process, out: Pipe, err: Pipe) {
+        self.process = process
+        // Read both pipes as the process writes, so a large output cannot block it.
+        for (pipe, isOut) in [(out, true), (err, false)] {
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                if isOut { outData = data } else { errData = data }
+                group.leave()
+            }
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+    }
+
+    /// Waits for the process to end and returns what it printed.
+    func wait() -> ToolRun {
         group.wait()
         process.waitUntilExit()
         return ToolRun(
