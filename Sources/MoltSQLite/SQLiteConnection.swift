@@ -77,6 +77,7 @@ public final class SQLiteConnection {
             throw SQLiteError(code: SQLiteResultCode(rawValue: extended), message: message, path: path)
         }
         handle = opened
+        fileIdentity = DatabaseFileAccess.opened(path)
         try check(sqlite3_extended_result_codes(handle, 1), sql: "extended result codes")
         try check(sqlite3_busy_timeout(handle, busyTimeout), sql: "busy timeout")
         try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1), sql: "defensive mode")
@@ -90,9 +91,14 @@ public final class SQLiteConnection {
     }
 
     private var isClosed = false
+    /// The file this connection has open, as ``DatabaseFileAccess`` counts it.
+    private var fileIdentity: DatabaseFileAccess.Identity?
 
     deinit {
-        if !isClosed { sqlite3_close_v2(handle) }
+        if !isClosed {
+            sqlite3_close_v2(handle)
+            DatabaseFileAccess.closed(fileIdentity)
+        }
     }
 
     /// Closes the connection now rather than when it is released (its statements finish it
@@ -108,6 +114,7 @@ public final class SQLiteConnection {
         guard !isClosed else { return }
         isClosed = true
         sqlite3_close_v2(handle)
+        DatabaseFileAccess.closed(fileIdentity)
     }
 
     /// `path` as the path part of a `file:` URI: characters with a meaning in URIs escaped.

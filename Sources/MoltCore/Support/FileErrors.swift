@@ -12,7 +12,9 @@ public enum FileErrors {
         if nsError.domain == NSPOSIXErrorDomain, nsError.code == Int(ENOENT) {
             return missing(path)
         }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError {
+        if (nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadNoPermissionError)
+            || (nsError.domain == NSPOSIXErrorDomain && nsError.code == Int(EACCES))
+        {
             return MoltError(
                 .fileReadNoPermission, "the file cannot be read: permission denied", location: location,
                 recovery: "Check the file's permissions.")

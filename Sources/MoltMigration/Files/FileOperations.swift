@@ -1,5 +1,6 @@
 import Foundation
 import MoltCore
+import MoltSQLite
 import MoltStore
 
 #if canImport(Glibc)
@@ -65,7 +66,9 @@ enum FileOperations {
         try? remove(partial)
         do {
             do {
-                try FileManager.default.copyItem(atPath: from, toPath: partial)
+                // Through DatabaseFileAccess: the file is often a store this process holds
+                // SQLite's locks on, which closing a descriptor of it would drop.
+                try DatabaseFileAccess.copy(from, to: partial)
             } catch {
                 throw MoltError(
                     .fileWriteUnknown, "cannot copy the file to \(partial): \(reason(error))",

@@ -33,6 +33,9 @@ public final class SQLiteStore {
     public let url: URL
     public let isReadOnly: Bool
     public let connection: SQLiteConnection
+    /// The companion files as they were before this store was opened (a connection reading a
+    /// WAL store makes its `-wal` and `-shm` while open, and removes them when it closes).
+    public let companionsBeforeOpening: CompanionFiles
     public private(set) var metadata: StoreMetadata
     /// The rows of `Z_PRIMARYKEY`, by entity number.
     public let entityRecords: [EntityRecord]
@@ -62,8 +65,10 @@ public final class SQLiteStore {
         if readOnly, !unchanging, CompanionFiles(of: url).journal != nil {
             Self.rollBackInterruptedWrite(at: url, logger: logger)
         }
+        companionsBeforeOpening = CompanionFiles(of: url)
         let mode: SQLiteConnection.OpenMode =
-            readOnly ? (unchanging && CompanionFiles(of: url).all.isEmpty ? .immutable : Self.readMode(of: url)) : .readWrite
+            readOnly
+            ? (unchanging && CompanionFiles(of: url).all.isEmpty ? .immutable : Self.readMode(of: url)) : .readWrite
         let connection = try StoreErrors.sqlite(path, "opening the store") {
             let connection = try SQLiteConnection(path: path, mode: mode, logger: logger)
             // A read-only store opened read-write (to tidy what it creates) never writes.
@@ -124,9 +129,7 @@ public final class SQLiteStore {
 
     /// Whether the file's header says WAL mode (bytes 18 and 19 are 2).
     static func headerSaysWAL(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        guard let header = try? DatabaseFileAccess.read(url.path, count: 20) else { return false }
         return header.count == 20 && header[18] == 2 && header[19] == 2
     }
 
@@ -151,15 +154,14 @@ public final class SQLiteStore {
 
     /// SQLite's files start with these 16 bytes; checking them first gives a clear error for
     /// a file that is not a database at all.
+    /// (Read through ``DatabaseFileAccess``: this process may hold SQLite's locks on the file.)
     static func checkIsSQLiteFile(at url: URL) throws {
-        let handle: FileHandle
+        let header: Data
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            header = Data(try DatabaseFileAccess.read(url.path, count: 16))
         } catch {
             throw FileErrors.readFailed(url.path, underlying: error)
         }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
         guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
             throw MoltError(
                 .persistentStoreInvalidType,
@@ -277,14 +279,12 @@ public final class SQLiteStore {
     /// per-connection settings and not recorded). Read from the database header (bytes 18 and
     /// 19 are 2 in WAL mode), which is what the file says whoever opens it.
     public func journalMode() throws -> String {
-        let handle: FileHandle
+        let header: [UInt8]
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            header = try DatabaseFileAccess.read(path, count: 20)
         } catch {
             throw FileErrors.readFailed(path, underlying: error)
         }
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
         guard header.count == 20 else { return "unknown" }
         return header[18] == 2 && header[19] == 2 ? "wal" : "rollback"
     }
