@@ -39,7 +39,7 @@ extension HeavyweightMigration {
         -> Bool
     {
         try removeStore(at: newPath)
-        // The store is locked and its log emptied (``SourceLock``): the main file is the whole store.
+        // The store is locked and its log checkpointed (``SourceLock``): the main file is the whole store.
         try FileOperations.copy(store.path, to: newPath)
         var copyOptions = options
         copyOptions.backup = false

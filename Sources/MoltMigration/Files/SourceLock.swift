@@ -7,8 +7,8 @@ import MoltStore
 /// Keeps other processes from writing to the source store while it is migrated, and proves at
 /// the end that nobody did.
 ///
-/// At the start it checkpoints the store's write-ahead log (which fails if another process is
-/// reading or writing it) and takes SQLite's write lock (`BEGIN IMMEDIATE`), held until the
+/// At the start it checkpoints the store's write-ahead log into its main file (which fails if
+/// another process keeps writing it) and takes SQLite's write lock (`BEGIN IMMEDIATE`), held until the
 /// migration ends: another process that tries to write waits and gives up. At the end it
 /// releases the lock, checks SQLite's data version to be sure nothing was written in between,
 /// and takes a WAL store out of WAL mode (its log checkpointed into the file and removed, so no
@@ -43,15 +43,19 @@ final class SourceLock {
         }
     }
 
-    /// Empties the store's write-ahead log into its main file (which fails if another process
-    /// is reading or writing) and takes SQLite's write lock (`BEGIN IMMEDIATE`) on `connection`.
+    /// Checkpoints the store's write-ahead log into its main file (which fails if another
+    /// process keeps writing) and takes SQLite's write lock (`BEGIN IMMEDIATE`) on `connection`.
     /// A store in use is refused with ``inUse(_:_:)``. Returns whether the store is in WAL mode.
     @discardableResult
     static func lock(_ connection: SQLiteConnection, path: String) throws -> Bool {
         do {
             let writeAheadLog = try connection.journalMode() == "wal"
             FaultPoint.reach("lock.start")
-            if writeAheadLog { try connection.checkpoint(.truncate) }
+            // Every committed page into the main file (a copy of the file is then the whole
+            // store). A full checkpoint waits for writers and for readers of older snapshots,
+            // not for readers as such: readers that come and go (an app, `molt dump`) cannot
+            // hold it back for ever, as a truncating one's wait for a moment with none can.
+            if writeAheadLog { try connection.checkpoint(.full) }
             FaultPoint.reach("lock.checkpointed")
             try connection.execute("BEGIN IMMEDIATE")
             FaultPoint.reach("lock.locked")

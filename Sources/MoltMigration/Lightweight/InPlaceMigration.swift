@@ -151,7 +151,7 @@ final class InPlaceMigration {
     private func backUp(started: Date) throws -> String {
         let files = StoreFiles(url)
         let name = files.backupName(at: started)
-        // The log is empty and the write lock is held: the main file is the whole store.
+        // The log is checkpointed and the write lock is held: the main file is the whole store.
         try FileOperations.copy(files.store, to: name)
         if FileOperations.exists(files.support) {
             try FileOperations.linkOrCopyTree(files.support, to: StoreFiles.supportFolder(of: name))
