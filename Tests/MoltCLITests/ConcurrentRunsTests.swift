@@ -39,16 +39,18 @@ struct ConcurrentRunsTests {
         #expect(dump.status == 0, "\(dump.stderr)")
         #expect(dump.stderr.contains("a migration of this store is running (process \(pid))"))
         #expect(
-            dump.stdout == (try String(contentsOf: Fixtures.package("MappingModels/Examples/Blog.json"), encoding: .utf8)))
+            dump.stdout
+                == (try String(contentsOf: Fixtures.package("MappingModels/Examples/Blog.json"), encoding: .utf8)))
         let inspect = try Tool.run(["inspect", store, "--model", bundle])
         #expect(inspect.stdout.contains("Matching:     Blog "), "\(inspect.stdout)")
         #expect(inspect.stderr.contains("a migration of this store is running"))
         let mappings = Fixtures.package("MappingModels/Blog").path
         let plan = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
         #expect(plan.stdout.hasPrefix("Note: a migration of this store is running (process \(pid))"), "\(plan.stdout)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
-            "Blog.sqlite", "Blog.sqlite.molt-lock",
-        ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "Blog.sqlite", "Blog.sqlite.molt-lock",
+            ])
     }
 
     @Test("with --wait a run waits, says so, and migrates once the other run is done")
@@ -63,7 +65,8 @@ struct ConcurrentRunsTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "molt: another migration of this store is running (process \(pid)); waiting up to 30 s for it to finish"))
+                "molt: another migration of this store is running (process \(pid)); waiting up to 30 s for it to finish"
+            ))
         #expect(run.stdout.hasPrefix("Migrated \(store) from Blog to Blog 2"))
     }
 
@@ -99,7 +102,8 @@ struct ConcurrentRunsTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "molt: \(link) is a symbolic link: migrating \(real.resolvingSymlinksInPath().path), the file it leads to"))
+                "molt: \(link) is a symbolic link: migrating \(real.resolvingSymlinksInPath().path), the file it leads to"
+            ))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real/s.sqlite")
         let inspect = try Tool.run(["inspect", real.path, "--model", bundle])
         #expect(inspect.stdout.contains("Matching:     Blog 2"))

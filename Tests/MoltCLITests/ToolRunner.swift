@@ -25,7 +25,9 @@ enum Tool {
     }
 
     /// Starts `molt` and returns at once; ``RunningTool/wait()`` collects what it printed.
-    static func start(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws
+    static func start(
+        _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]
+    ) throws
         -> RunningTool
     {
         let process = Process()

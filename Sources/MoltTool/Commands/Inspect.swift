@@ -31,10 +31,11 @@ struct Inspect: ParsableCommand {
             let url = URL(fileURLWithPath: store)
             // One read transaction: everything reported is one committed version of the store.
             let opened = try SQLiteStore(at: url, readOnly: true, snapshot: true, logger: logger)
-            if let running = MigrationLock.running(of: url) {
-                Output.note("note: \(running); this is the store as it was last committed")
-            }
+            let running = MigrationLock.running(of: url)
+            if let running { Output.note("note: \(running); this is the store as it was last committed") }
             var report = try StoreReport(store: opened)
+            // A running migration's files beside the store are its work, not an interrupted one's.
+            if running != nil { report.interruptedMigration = [] }
             if let model {
                 report.model = try ModelMatchReport(
                     store: opened, source: try ModelArguments.source(model), path: model)
@@ -97,7 +98,8 @@ struct StoreReport: Encodable {
         pageCount = facts.pageCount
         autoVacuum = ["none", "full", "incremental"][min(max(facts.autoVacuum, 0), 2)]
         journalMode = try store.journalMode()
-        companions = store.companionFiles.all.map {
+        // The files beside the store as it was found, not those this reading made.
+        companions = store.companionsBeforeOpening.all.map {
             Companion(kind: $0.name, path: $0.entry.url.path, size: $0.entry.size)
         }
         interruptedMigration = [".molt-new", ".molt-swap"].map { store.url.path + $0 }
