@@ -1,0 +1,54 @@
+import Foundation
+import MoltTestSupport
+import Testing
+
+/// The concurrency test's short mode: `Scripts/concurrency-test.sh` races 2 to 8 `molt` processes
+/// on one store (migrations with and without --wait, dry runs, recovery; in place, copied, with a
+/// policy, upgrades; WAL and rollback-journal stores) while `inspect`, `dump` and a plain SQLite
+/// reader read it in a loop, and checks after each round that exactly one process migrated, the
+/// others had nothing to do or were told another migration runs, every read saw one complete
+/// version, and the store is whole and at the new version. Seeded: the same rounds every run.
+@Suite(
+    "Concurrent runs (Scripts/concurrency-test.sh, short mode)",
+    .enabled(if: Tool.available, "the molt executable was not built"),
+    .enabled(if: CrashTest.bash != nil, "bash is not installed: the concurrency test cannot run"),
+    .enabled(if: ConcurrencyTest.python != nil, "python3 is not installed: the concurrency test cannot run"))
+struct ConcurrencySafetyTests {
+    @Test("16 rounds of racing writers and readers: one winner each, clear losers, whole stores, complete reads")
+    func rounds() throws {
+        let run = try ConcurrencyTest.run(["--rounds", "16", "--seed", "20261124", "--objects", "150", "--jobs", "2"])
+        #expect(run.status == 0, "concurrency test failed:\n\(run.output)")
+        let summary = try #require(
+            run.output.split(separator: "\n").last { $0.hasPrefix("concurrency-test: 16 rounds, ") }, "\(run.output)")
+        let reads = summary.firstMatch(of: /16 rounds, 0 failed, (\d+) reads/)
+        #expect(Int(reads?.1 ?? "") ?? 0 >= 50, "too few reads to say anything: \(summary)")
+    }
+}
+
+enum ConcurrencyTest {
+    static let python: String? =
+        ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        ?? (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map {
+            "\($0)/python3"
+        }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CrashTest.bash!)
+        process.arguments =
+            [
+                Fixtures.packageRoot.appendingPathComponent("Scripts/concurrency-test.sh").path, "--molt",
+                Tool.executable.path,
+            ]
+            + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
