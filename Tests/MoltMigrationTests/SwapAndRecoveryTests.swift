@@ -102,6 +102,19 @@ struct SwapAndRecoveryTests {
         #expect(try StoreRecovery.recover(at: url) == .nothingToDo)
     }
 
+    @Test("a backup name an unfinished migration gave the old store goes with it; an older backup stays")
+    func unfinishedBackupLink() throws {
+        let url = try MigrationFixtures.blogStore(in: folder)
+        try Data("half-written".utf8).write(to: URL(fileURLWithPath: url.path + ".molt-new"))
+        // Killed right after --backup linked the old store, before the swap record.
+        try FileManager.default.linkItem(at: url, to: folder.path("Blog.molt-backup-20261124T101010.sqlite"))
+        try folder.copy(url, as: "Blog.molt-backup-20250101T000000.sqlite")
+        #expect(try StoreRecovery.recover(at: url) == .removedUnfinishedMigration)
+        #expect(try MigrationFixtures.files(folder) == ["Blog.molt-backup-20250101T000000.sqlite", "Blog.sqlite"])
+        // The store has one name again: a migration that replaces it may run.
+        #expect(try migrate(url).destinationCounts["Author"] == 3)
+    }
+
     @Test("if the old store's log holds data at recovery, the new store is dropped rather than the data")
     func keepsUnsavedData() throws {
         let (url, _, _) = try interruptedSwap()

@@ -100,13 +100,13 @@ public final class HeavyweightMigration: @unchecked Sendable {
         let started = Date()
         let logger = options.logger
         // One migration at a time, decided before anything is read (``MigrationLock``); a
-        // file with several names is never replaced (``StoreLocation``).
-        let location = try StoreLocation(store)
-        if !options.dryRun { try location.requireSingleName() }
+        // file with several names is never replaced (``StoreLocation``; looked at once
+        // recovery has removed the name an interrupted migration's backup gave it).
         let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
         defer { if ownsLock { migrationLock.release() } }
         try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        if !options.dryRun { try StoreLocation(store).requireSingleName() }
         if let done = try AlreadyMigrated.report(
             store, source: sourceModel, destination: destinationModel, dryRun: options.dryRun, logger: logger)
         {

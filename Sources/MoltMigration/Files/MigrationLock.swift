@@ -83,9 +83,10 @@ public final class MigrationLock: @unchecked Sendable {
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
+                let problem = errno
                 throw MoltError(
-                    errno == EACCES || errno == EPERM ? .fileReadNoPermission : .fileWriteUnknown,
-                    "cannot open the migration lock beside the store: \(String(cString: strerror(errno)))",
+                    problem == EACCES || problem == EPERM ? .fileReadNoPermission : .fileWriteUnknown,
+                    "cannot open the migration lock beside the store: \(String(cString: strerror(problem)))",
                     location: SourceLocation(file: path),
                     recovery: "Molt needs to write in the store's folder to migrate it.")
             }
@@ -136,7 +137,7 @@ public final class MigrationLock: @unchecked Sendable {
         /// The process running it, when the lock file says.
         public let processID: Int32?
 
-        /// "another migration of this store is running (process 1234)".
+        /// "a migration of this store is running (process 1234)".
         public var description: String {
             "a migration of this store is running\(processID.map { " (process \($0))" } ?? "")"
         }

@@ -12,7 +12,8 @@ import MoltStore
 ///   the old store's log has data in it, in which case the new store is discarded and the old
 ///   one kept.
 /// - A new store (`Store.sqlite.molt-new`) without a swap record was not finished: it is
-///   removed, with its companions and the external-data files it added (``ExternalDataJournal``).
+///   removed, with its companions, the external-data files it added (``ExternalDataJournal``)
+///   and the backup name it may already have given the old store (``removeUnfinishedBackups(_:)``).
 /// - A finished swap removes the old store's external-data files the new store does not use.
 /// - Left-over dry runs and partial backup copies are removed.
 /// - A rollback journal left by a crash (an in-place migration's, or any other write's) is
@@ -78,6 +79,7 @@ public enum StoreRecovery {
             try removeNewStore(files)
             outcome = .removedUnfinishedMigration
         }
+        if outcome == .removedUnfinishedMigration { try removeUnfinishedBackups(files) }
         try removeLeftovers(next: files)
         // A crash during an in-place migration of a store with a rollback journal leaves the
         // journal: roll it back now rather than at the next read.
@@ -135,6 +137,29 @@ public enum StoreRecovery {
         try FileOperations.syncFolder(of: files.store)
         // The new store is gone, so no row refers to the files it added.
         try ExternalDataJournal.abandon(files)
+    }
+
+    /// Backups that an undone migration linked before it stopped (`--backup` gives the old
+    /// store a second name just before the swap record): other names of the store file
+    /// itself. The store is the old one, so they add nothing, and a migration that replaces
+    /// the file would refuse to split the names. Their linked support folders go with them.
+    static func removeUnfinishedBackups(_ files: StoreFiles) throws {
+        var store = stat()
+        guard stat(files.store, &store) == 0, store.st_nlink > 1 else { return }
+        let url = URL(fileURLWithPath: files.store)
+        let folder = url.deletingLastPathComponent().path
+        let base = url.deletingPathExtension().lastPathComponent
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+            return
+        }
+        for entry in entries where entry.hasPrefix("\(base).molt-backup-") && !entry.hasSuffix(".partial") {
+            let path = folder + "/" + entry
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_ino == store.st_ino, info.st_dev == store.st_dev else { continue }
+            try FileOperations.removeTree(StoreFiles.supportFolder(of: path))
+            try FileOperations.remove(path)
+        }
+        try FileOperations.syncFolder(of: files.store)
     }
 
     /// Dry-run stores, half-created new stores, companions of a new store that is gone, the

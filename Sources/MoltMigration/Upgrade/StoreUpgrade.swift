@@ -157,7 +157,6 @@ public final class StoreUpgrade: @unchecked Sendable {
         try checkCancelled()
         // One migration at a time, decided before anything is read (``MigrationLock``): the
         // plan is made from the store as it is once the lock is held.
-        let location = try StoreLocation(store)
         let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
         defer { if ownsLock { migrationLock.release() } }
         let recovery = try StoreRecovery.recover(locked: migrationLock, logger: logger)
@@ -168,7 +167,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         planOptions.heldLock = migrationLock
         let plan = try self.plan(options: planOptions)
         // A step that replaces the file must not split a file with several names.
-        if plan.steps.contains(where: { $0.kind == .heavyweight }) { try location.requireSingleName() }
+        if plan.steps.contains(where: { $0.kind == .heavyweight }) { try StoreLocation(store).requireSingleName() }
         var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
         report.recovery = recovery
         report.usedEmbeddedSourceModel = plan.usesEmbeddedSourceModel
