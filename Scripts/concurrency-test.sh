@@ -48,38 +48,18 @@ die() { echo "concurrency-test: error: $*" >&2; exit 1; }
 command -v python3 >/dev/null || die "python3 is needed (the plain SQLite reader)"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z "$molt" ]]; then
-  (cd "$root" && swift build -c release --product molt >/dev/null)
-  molt="$root/.build/release/molt"
-fi
-molt=$(cd "$(dirname "$molt")" && pwd)/$(basename "$molt")
+# shellcheck source=lib/contacts-stores.sh
+source "$root/Scripts/lib/contacts-stores.sh"
+molt=$(molt_binary "$molt")
 work=$(mktemp -d "${TMPDIR:-/tmp}/molt-concurrency.XXXXXX")
 cleanup() { if [[ $keep == 1 ]]; then say "files kept in $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
-C="$root/MappingModels/Examples/Contacts.xcdatamodeld"
-M="$root/MappingModels/Contacts"
 started=$(date +%s)
 
 # MARK: Data: the four versions of one generated store, their dumps and what readers see of them
 
-awk -v n="$objects" -v s="$seed" 'BEGIN {
-  srand(s); groups = int(n / 40) + 1
-  printf "{\"entities\": {\"Group\": [\n"
-  for (g = 0; g < groups; g++) {
-    printf "%s{\"@id\": \"g%d\", \"name\": \"Group %d\", \"members\": [", (g ? ",\n" : ""), g, g
-    for (k = 0; k < 12 && k < n; k++) printf "%s\"p%d\"", (k ? ", " : ""), (g * 12 + k) % n
-    printf "]}"
-  }
-  printf "\n], \"Person\": [\n"
-  for (i = 0; i < n; i++) {
-    email = "null"
-    if (i % 7 == 3 && i > 10) email = sprintf("\" PERSON%d@Example.com\"", i - 10)
-    else if (i % 5 != 0) email = sprintf("\"person%d@example.com\"", i)
-    phone = (i % 3 == 0) ? "null" : sprintf("\"+44 20 %04d %04d\"", int(rand() * 10000), i % 10000)
-    printf "%s{\"@id\": \"p%d\", \"name\": \"Person %d\", \"email\": %s, \"phone\": %s, \"street\": \"%d High St\", \"city\": \"City %d\", \"postcode\": \"PC%d\", \"createdAt\": \"2020-01-01T00:00:%02dZ\"}", (i ? ",\n" : ""), i, i, email, phone, i, i % 97, i % 1000, i % 60
-  }
-  printf "\n]}, \"format\": \"molt-objects\", \"version\": 1}\n"
-}' >"$work/seed.json"
+contacts_seed "$objects" "$seed" >"$work/seed.json"
+contacts_versions "$work" || die "the four versions could not be made"
 
 # The plain reader: one read transaction (what SQLite promises a reader), a signature of the
 # schema and the row counts. A missing store or an SQLite error is printed as an error.
@@ -97,19 +77,9 @@ try:
 except Exception as error:
     print("ERROR %s" % error)
 PY
-set_journal() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=$2'); c.close()" "$1"; }
 integrity() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('PRAGMA integrity_check').fetchone()[0]); c.close()" "$1"; }
 
-"$molt" create "$work/v1.sqlite" --model "$C" --model-version Contacts --seed "$work/seed.json" >/dev/null
-cp "$work/v1.sqlite" "$work/v2.sqlite"
-"$molt" migrate "$work/v2.sqlite" --from "$C" --to "$C" --mapping "$M/Contacts-to-Contacts2.xml" >/dev/null
-cp "$work/v2.sqlite" "$work/v3.sqlite"
-"$molt" migrate "$work/v3.sqlite" --from "$C" --to "$C" --mapping "$M/Contacts2-to-Contacts3.xml" >/dev/null
-cp "$work/v3.sqlite" "$work/v4.sqlite"
-"$molt" migrate "$work/v4.sqlite" --from "$C" --to "$C" >/dev/null
-"$molt" infer --from "$C" --from-version "Contacts 3" --to "$C" --to-version "Contacts 4" -o "$work/3to4.xml" >/dev/null
 for v in 1 2 3 4; do
-  "$molt" dump "$work/v$v.sqlite" --model "$C" --json -o "$work/v$v.json"
   python3 "$work/reader.py" "$work/v$v.sqlite" >"$work/v$v.plain"
   grep -q ERROR "$work/v$v.plain" && die "the plain reader cannot read version $v: $(cat "$work/v$v.plain")"
 done

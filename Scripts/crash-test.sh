@@ -48,68 +48,22 @@ while [[ $# -gt 0 ]]; do
 done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z "$molt" ]]; then
-  (cd "$root" && swift build -c release --product molt >/dev/null)
-  molt="$root/.build/release/molt"
-fi
-molt=$(cd "$(dirname "$molt")" && pwd)/$(basename "$molt")
+# shellcheck source=lib/contacts-stores.sh
+source "$root/Scripts/lib/contacts-stores.sh"
+molt=$(molt_binary "$molt")
 work=$(mktemp -d "${TMPDIR:-/tmp}/molt-crash.XXXXXX")
 cleanup() { if [[ $keep == 1 ]]; then echo "crash-test: files kept in $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
-C="$root/MappingModels/Examples/Contacts.xcdatamodeld"
-M="$root/MappingModels/Contacts"
 started=$(date +%s)
 
 say() { echo "crash-test: $*"; }
 die() { echo "crash-test: error: $*" >&2; exit 1; }
 
-# A journal-mode switch needs SQLite's shell or Python; without both, WAL stores only.
-set_journal() { # store mode
-  if command -v sqlite3 >/dev/null; then
-    sqlite3 "$1" "PRAGMA journal_mode=$2;" >/dev/null
-  elif command -v python3 >/dev/null; then
-    python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=$2'); c.close()" "$1"
-  else
-    return 1
-  fi
-}
-
 # MARK: Data
 
-# A Contacts (version 1) seed: people (one in seven shares an e-mail address with an earlier
-# one, differently spelt, so the merge policy merges), with phones and addresses, in groups.
-awk -v n="$objects" -v s="$seed" 'BEGIN {
-  srand(s); groups = int(n / 40) + 1
-  printf "{\"entities\": {\"Group\": [\n"
-  for (g = 0; g < groups; g++) {
-    printf "%s{\"@id\": \"g%d\", \"name\": \"Group %d\", \"members\": [", (g ? ",\n" : ""), g, g
-    for (k = 0; k < 12 && k < n; k++) printf "%s\"p%d\"", (k ? ", " : ""), (g * 12 + k) % n
-    printf "]}"
-  }
-  printf "\n], \"Person\": [\n"
-  for (i = 0; i < n; i++) {
-    email = "null"
-    if (i % 7 == 3 && i > 10) email = sprintf("\" PERSON%d@Example.com\"", i - 10)
-    else if (i % 5 != 0) email = sprintf("\"person%d@example.com\"", i)
-    phone = (i % 3 == 0) ? "null" : sprintf("\"+44 20 %04d %04d\"", int(rand() * 10000), i % 10000)
-    street = (i % 4 == 0) ? "null" : sprintf("\"%d High St\"", i)
-    printf "%s{\"@id\": \"p%d\", \"name\": \"Person %d\", \"email\": %s, \"phone\": %s, \"street\": %s, \"city\": \"City %d\", \"postcode\": \"PC%d\", \"createdAt\": \"2020-01-01T00:00:%02dZ\"}", (i ? ",\n" : ""), i, i, email, phone, street, i % 97, i % 1000, i % 60
-  }
-  printf "\n]}, \"format\": \"molt-objects\", \"version\": 1}\n"
-}' >"$work/seed.json"
-
-"$molt" create "$work/v1.sqlite" --model "$C" --model-version Contacts --seed "$work/seed.json" >/dev/null
-cp "$work/v1.sqlite" "$work/v2.sqlite"
-"$molt" migrate "$work/v2.sqlite" --from "$C" --to "$C" --mapping "$M/Contacts-to-Contacts2.xml" >/dev/null
-cp "$work/v2.sqlite" "$work/v3.sqlite"
-"$molt" migrate "$work/v3.sqlite" --from "$C" --to "$C" --mapping "$M/Contacts2-to-Contacts3.xml" >/dev/null
-cp "$work/v3.sqlite" "$work/v4.sqlite"
-"$molt" migrate "$work/v4.sqlite" --from "$C" --to "$C" >/dev/null
-"$molt" infer --from "$C" --from-version "Contacts 3" --to "$C" --to-version "Contacts 4" -o "$work/3to4.xml" >/dev/null
-for v in 1 2 3 4; do "$molt" dump "$work/v$v.sqlite" --model "$C" --json -o "$work/v$v.json"; done
-for a in 1 2 3 4; do for b in 1 2 3 4; do
-  [[ $a != "$b" ]] && cmp -s "$work/v$a.json" "$work/v$b.json" && die "versions $a and $b dump the same"
-done; done
+# A Contacts (version 1) seed, and one store at each version with its dump.
+contacts_seed "$objects" "$seed" >"$work/seed.json"
+contacts_versions "$work" || die "the four versions could not be made"
 
 # The command of each scenario, its base store, and its allowed states (dumps), first = old.
 command_of() { # scenario store backup
