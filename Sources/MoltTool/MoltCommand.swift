@@ -25,7 +25,9 @@ struct MoltCommand: ParsableCommand {
               66  an input file does not exist
               70  internal error
               73  the output file already exists
-              74  I/O or SQLite error (disk full, locked store, damaged file)
+              74  I/O or SQLite error (disk full, locked store, damaged file), or a store file with
+                  several names (hard links) that a migration would replace
+              75  another migration of the store is running (134090): run again, or use --wait
               77  permission denied
               130 the migration was cancelled (Ctrl-C); the store is unchanged
             """,

@@ -16,14 +16,16 @@ struct Migrate: ParsableCommand {
             hashes match the store), copied object by object into a new file beside it with the \
             destination model, related, validated, and then swapped in so that the path always \
             holds either the complete old store or the complete new one. On any failure, or \
-            Ctrl-C, the store is left exactly as it was. One migration of a store runs at a time: \
-            a second run stops at once with exit code 75 (another migration of this store is \
-            running), or with --wait waits for it and then starts from the store as that run \
-            left it (a store already at the destination is nothing to do, exit code 0). A store \
-            reached through a symbolic link is migrated where it lives (the link is left as it \
-            is); a file with several names (hard links) is refused. A mapping that needs no object loaded \
+            Ctrl-C, the store is left exactly as it was. A mapping that needs no object loaded \
             (no policy, no filter, values computed from each object's own row) is run as SQL \
             over a copy of the store instead, with the same result, swap and safety.
+
+            One migration of a store runs at a time: a second run stops at once with exit code \
+            75 (another migration of this store is running), or with --wait waits for it and \
+            then starts from the store as that run left it (a store already at the destination \
+            is nothing to do, exit code 0). A store reached through a symbolic link is migrated \
+            where it lives (the link is left as it is); a file with several names (hard links) \
+            is refused. The report lists what the migration did not carry into the new version.
 
             The mapping is checked first (as check-mapping does); its policies must be compiled \
             in (see Policies/). With --dry-run the new store is built in a temporary file, \
