@@ -26,6 +26,11 @@ public final class StoreObjectResolver: ObjectResolver {
         cache[ObjectReference(side, object.id)] = object
     }
 
+    /// Forgets the objects kept of one store (objects there have changed).
+    public func forget(_ side: ObjectReference.Store) {
+        cache = cache.filter { $0.key.store != side }
+    }
+
     public func value(of key: String, on reference: ObjectReference) throws -> ExpressionValue {
         guard let store = reference.store == .source ? source : destination else {
             throw MoltError(.migration, "no destination store to read \(reference.id) from")

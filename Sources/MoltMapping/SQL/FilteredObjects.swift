@@ -18,11 +18,18 @@ public final class FilteredObjects {
     private let context: EvaluationContext
     private let resolver: StoreObjectResolver
 
+    /// Which of the resolver's stores `store` is (objects are named as objects of that side).
+    public let side: ObjectReference.Store
+
+    /// - Parameters:
+    ///   - side: which of `resolver`'s two stores `store` is; `.destination` for queries of a
+    ///     migration's new store (the resolver must then have it as its destination).
     public init(
         store: ObjectStore, entity: String, filter: MappingExpression?, variables: [String: ExpressionValue] = [:],
         includingSubentities: Bool = true, batchSize: Int = 500, now: Date = Date(),
-        resolver: StoreObjectResolver? = nil
+        resolver: StoreObjectResolver? = nil, side: ObjectReference.Store = .source
     ) throws {
+        self.side = side
         let layout = try store.layout.requireEntity(entity)
         plan =
             filter.map { PredicateSQLTranslator.plan($0, entity: layout, variables: variables, now: now) }
@@ -49,8 +56,8 @@ public final class FilteredObjects {
         guard let batch = try cursor.nextBatch() else { return nil }
         guard let residual else { return batch }
         return try batch.filter { object in
-            resolver.remember(object)
-            let reference = ExpressionValue.object(ObjectReference(.source, object.id))
+            resolver.remember(object, in: side)
+            let reference = ExpressionValue.object(ObjectReference(side, object.id))
             context.variables["source"] = reference
             context.object = reference
             return try residual.test(context)

@@ -37,12 +37,46 @@ public struct ExpressionParser {
 
     /// Parses `text` as one expression (or predicate).
     public func parse(_ text: String) throws(SyntaxError) -> MappingExpression {
+        var lexer = Lexer(text)
+        return try parse(text, lexer: &lexer)
+    }
+
+    /// Parses a predicate written as `NSPredicate(format:)` takes one: `%@` (and `%d`, `%f`…)
+    /// stand for the values of `arguments` in order, `%K` for a key path given as a string.
+    /// Values are bound, never written into the text: the result reads each as a variable, and
+    /// `variables` holds their values (pass them with the expression's other variables).
+    ///
+    /// ```swift
+    /// let (predicate, variables) = try ExpressionParser().parse(
+    ///     format: "%K == %@ AND age > %d", arguments: [.string("name"), .string("Ann"), .integer(30)])
+    /// ```
+    public func parse(
+        format text: String, arguments: [ExpressionValue]
+    ) throws(SyntaxError) -> (expression: MappingExpression, variables: [String: ExpressionValue]) {
+        var lexer = Lexer(text, formatArguments: arguments)
+        let expression = try parse(text, lexer: &lexer)
+        guard lexer.formatArgumentsUsed == arguments.count else {
+            throw SyntaxError(
+                "the format has \(lexer.formatArgumentsUsed) placeholder\(lexer.formatArgumentsUsed == 1 ? "" : "s") but \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given",
+                offset: 0)
+        }
+        return (expression, Self.formatVariables(arguments))
+    }
+
+    /// The variables ``parse(format:arguments:)`` binds `arguments` to: for a format parsed
+    /// once and used again with other values.
+    public static func formatVariables(_ arguments: [ExpressionValue]) -> [String: ExpressionValue] {
+        var variables: [String: ExpressionValue] = [:]
+        for (index, argument) in arguments.enumerated() { variables[Lexer.formatVariable(index)] = argument }
+        return variables
+    }
+
+    private func parse(_ text: String, lexer: inout Lexer) throws(SyntaxError) -> MappingExpression {
         guard text.count <= maximumLength else {
             throw SyntaxError(
                 "the expression is \(text.count) characters long; at most \(maximumLength) are accepted", offset: 0)
         }
         do {
-            var lexer = Lexer(text)
             var parser = Parser(tokens: try lexer.tokens(), maximumDepth: maximumDepth, maximumLinks: maximumLinks)
             let expression = try parser.expression()
             guard case .end = parser.current.kind else {

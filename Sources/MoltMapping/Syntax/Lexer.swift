@@ -2,10 +2,21 @@
 struct Lexer {
     private let characters: [Character]
     private var index = 0
+    /// The arguments of a predicate format (`%@`, `%K`…), when the text is one
+    /// (``ExpressionParser/parse(format:arguments:)``); nil for plain expression text, where
+    /// `%` is not a character of the language.
+    private let formatArguments: [ExpressionValue]?
+    /// How many format arguments the placeholders read so far used.
+    private(set) var formatArgumentsUsed = 0
 
-    init(_ text: String) {
+    init(_ text: String, formatArguments: [ExpressionValue]? = nil) {
         characters = Array(text)
+        self.formatArguments = formatArguments
     }
+
+    /// The name of the variable that stands for the value of format argument `index` (from 0):
+    /// no variable written in text can have it, since names never contain "%".
+    static func formatVariable(_ index: Int) -> String { "%\(index + 1)" }
 
     static let symbols: [String] = [
         "**", "==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||",
@@ -20,8 +31,62 @@ struct Lexer {
                 result.append(Token(kind: .end, offset: index))
                 return result
             }
-            result.append(try next())
+            if formatArguments != nil, characters[index] == "%" {
+                result.append(contentsOf: try placeholder())
+            } else {
+                result.append(try next())
+            }
         }
+    }
+
+    /// A format placeholder: `%K` becomes the key path its argument names (checked to be one:
+    /// names joined by dots, so it can never add operators or quotes), and a value placeholder
+    /// (`%@`, `%d`, `%i`, `%ld`, `%lld`, `%u`, `%lu`, `%f`, `%lf`, `%g`…) a variable bound to
+    /// its argument: values are never written into the text.
+    private mutating func placeholder() throws -> [Token] {
+        let start = index
+        index += 1
+        var specifier = ""
+        while index < characters.count, specifier.count < 4 {
+            let c = characters[index]
+            specifier.append(c)
+            index += 1
+            if !(c == "l" || c == "h" || c == "q") { break }
+        }
+        let valueSpecifiers: Set<String> = [
+            "@", "d", "i", "u", "ld", "li", "lu", "lld", "lli", "llu", "hd", "hi", "hu", "qd", "qi", "qu",
+            "f", "lf", "g", "e", "c",
+        ]
+        guard specifier == "K" || valueSpecifiers.contains(specifier) else {
+            throw SyntaxError(
+                "\"%\(specifier)\" is not a placeholder (use %@ for a value, %K for a key)", offset: start)
+        }
+        let arguments = formatArguments ?? []
+        let position = formatArgumentsUsed
+        guard position < arguments.count else {
+            throw SyntaxError(
+                "the format has more placeholders than the \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given",
+                offset: start)
+        }
+        formatArgumentsUsed += 1
+        guard specifier == "K" else {
+            return [Token(kind: .variable(Self.formatVariable(position)), offset: start)]
+        }
+        guard case .string(let keyPath) = arguments[position] else {
+            throw SyntaxError(
+                "%K takes a key as a string; argument \(position + 1) is \(arguments[position].kindName)", offset: start
+            )
+        }
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var tokens: [Token] = []
+        for (offset, name) in names.enumerated() {
+            guard let first = name.first, isIdentifierStart(first), name.allSatisfy(isIdentifierPart) else {
+                throw SyntaxError("argument \(position + 1) for %K, \"\(keyPath)\", is not a key path", offset: start)
+            }
+            if offset > 0 { tokens.append(Token(kind: .symbol("."), offset: start)) }
+            tokens.append(Token(kind: .escapedIdentifier(name), offset: start))
+        }
+        return tokens
     }
 
     private mutating func skipWhitespace() {

@@ -81,14 +81,19 @@ public final class ObjectStore {
         return try cursor.nextBatch()?.first
     }
 
-    /// How many objects `entity` (and by default its sub-entities) has.
-    public func count(of entity: String, includingSubentities: Bool = true) throws -> Int {
+    /// How many objects `entity` (and by default its sub-entities) has; with a `condition`,
+    /// how many of them meet it.
+    public func count(
+        of entity: String, includingSubentities: Bool = true, where condition: SQLCondition? = nil
+    ) throws -> Int {
         let entityLayout = try layout.requireEntity(entity)
         let kinds = includingSubentities ? entityLayout.kindNumbers : [entityLayout.number]
+        let extra = condition.map { " AND (\($0.sql))" } ?? ""
         return try StoreErrors.sqlite(store.url.path, "counting \(entity) objects") {
             Int(
                 try store.connection.scalar(
-                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))\(extra)",
+                    condition?.bindings ?? []
                 )?.integerValue ?? 0)
         }
     }
