@@ -74,6 +74,9 @@ extension MoltError {
         public static let validationRelationshipLacksMinimumCount = Code(rawValue: 1580)
         /// A to-many relationship has too many objects (NSValidationRelationshipExceedsMaximumCountError).
         public static let validationRelationshipExceedsMaximumCount = Code(rawValue: 1590)
+        /// An object cannot be deleted: a relationship with the Deny rule still has objects
+        /// (NSValidationRelationshipDeniedDeleteError).
+        public static let validationRelationshipDeniedDelete = Code(rawValue: 1600)
         /// A number is above its maximum (NSValidationNumberTooLargeError).
         public static let validationNumberTooLarge = Code(rawValue: 1610)
         /// A number is below its minimum (NSValidationNumberTooSmallError).
@@ -131,6 +134,7 @@ extension MoltError {
             1570: "NSValidationMissingMandatoryPropertyError",
             1580: "NSValidationRelationshipLacksMinimumCountError",
             1590: "NSValidationRelationshipExceedsMaximumCountError",
+            1600: "NSValidationRelationshipDeniedDeleteError",
             1610: "NSValidationNumberTooLargeError",
             1620: "NSValidationNumberTooSmallError",
             1630: "NSValidationDateTooLateError",

@@ -26,6 +26,11 @@ public final class ObjectWriter {
     public let externalData: ExternalDataFolder
     /// Objects this writer has inserted.
     package private(set) var insertedCount = 0
+    /// Objects this writer has deleted (cascades included).
+    package internal(set) var deletedCount = 0
+    /// Statements this writer has run: a change since a reading of this count means the
+    /// store may have changed.
+    package private(set) var statementCount = 0
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
@@ -124,7 +129,7 @@ public final class ObjectWriter {
     }
 
     /// The external-data files the object's row refers to for `attributes`.
-    private func storedFileNames(of id: ObjectID, in entity: EntityLayout, attributes: [String]) throws -> Set<String> {
+    func storedFileNames(of id: ObjectID, in entity: EntityLayout, attributes: [String]) throws -> Set<String> {
         let columns = attributes.compactMap { entity.attribute(named: $0) }.filter(\.attribute.usesExternalStorage)
         guard !columns.isEmpty else { return [] }
         let row =
@@ -159,7 +164,9 @@ public final class ObjectWriter {
     package func finish() throws {
         for (root, last) in lastKeys {
             guard let number = layout.entity(named: root)?.number else { continue }
-            try run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(Int64(number))])
+            try run(
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(Int64(number))],
+                counting: false)
         }
     }
 
@@ -280,7 +287,7 @@ public final class ObjectWriter {
     }
 
     /// Runs a statement, reusing its compiled form.
-    func run(_ sql: String, _ bindings: [SQLiteValue]) throws {
+    func run(_ sql: String, _ bindings: [SQLiteValue], counting: Bool = true) throws {
         let statement: SQLiteStatement
         if let cached = statements[sql] {
             statement = cached
@@ -290,6 +297,7 @@ public final class ObjectWriter {
         }
         try statement.bind(bindings)
         try statement.run()
+        if counting { statementCount += 1 }
     }
 }
 

@@ -1,0 +1,79 @@
+internal import MoltCore
+internal import MoltModel
+internal import MoltSQLite
+
+/// Deleting objects as a Core Data context deletes them and saves: each relationship's delete
+/// rule is applied.
+extension ObjectWriter {
+    /// Deletes `ids` and, through Cascade relationships, the objects they own; returns every
+    /// object deleted, in the order found.
+    ///
+    /// Delete rules, per relationship of each deleted object:
+    /// - **Cascade**: the related objects are deleted too (and their own rules apply).
+    /// - **Deny**: while the relationship holds an object that is not being deleted as well,
+    ///   nothing is deleted: the error is Core Data's 1600 (NSValidationRelationshipDeniedDeleteError),
+    ///   naming the object, the relationship and a related object. Checked before any change.
+    /// - **Nullify**: the related objects stay; their side of the relationship no longer holds
+    ///   the deleted object (a to-one becomes nil, a to-many loses it, orders close up).
+    /// - **No Action**: the related objects are not touched: a key they hold of the deleted
+    ///   object stays, as Core Data leaves it (the app's code is expected to fix it). Links kept
+    ///   in a join table, which belong to both sides, are removed.
+    ///
+    /// Links of relationships without an inverse that point at a deleted object from elsewhere
+    /// are not seen from the deleted object, and stay (as in Core Data). Files of attributes
+    /// with external storage are removed once the new store is complete.
+    @discardableResult
+    public func delete(_ ids: [ObjectID]) throws -> [ObjectID] {
+        var found: [(id: ObjectID, entity: EntityLayout, object: StoredObject)] = []
+        var doomed: Set<ObjectID> = []
+        var pending = ids
+        var next = 0
+        while next < pending.count {
+            let id = pending[next]
+            next += 1
+            guard doomed.insert(id).inserted else { continue }
+            let entity = try requireObject(id)
+            guard let stored = try object(id) else {
+                throw MoltError(.validation, "the object \(id) does not exist", entity: id.entity)
+            }
+            found.append((id, entity, stored))
+            for link in entity.relationships where link.relationship.deleteRule == .cascade {
+                pending.append(contentsOf: stored.relationships[link.relationship.name]?.objectIDs ?? [])
+            }
+        }
+        for (id, entity, stored) in found {
+            for link in entity.relationships where link.relationship.deleteRule == .deny {
+                let staying = (stored.relationships[link.relationship.name]?.objectIDs ?? []).filter {
+                    !doomed.contains($0)
+                }
+                guard let first = staying.first else { continue }
+                throw MoltError(
+                    .validationRelationshipDeniedDelete,
+                    "\(id) cannot be deleted: its relationship \"\(link.relationship.name)\" has the delete rule Deny and still holds \(staying.count == 1 ? "an object" : "\(staying.count) objects") (\(first))",
+                    entity: id.entity, property: link.relationship.name,
+                    recovery: "Delete or move the related objects first, or delete them together.")
+            }
+        }
+        for (id, entity, stored) in found {
+            for link in entity.relationships {
+                let name = link.relationship.name
+                guard !(stored.relationships[name]?.objectIDs ?? []).isEmpty else { continue }
+                if link.relationship.deleteRule == .noAction {
+                    if case .joinTable = link.storage { try setToMany(id, name, to: []) }
+                } else if link.relationship.isToMany {
+                    try setToMany(id, name, to: [])
+                } else {
+                    try setToOne(id, name, to: nil)
+                }
+            }
+        }
+        for (id, entity, _) in found {
+            let external = entity.attributes.filter(\.attribute.usesExternalStorage).map(\.attribute.name)
+            let files = try storedFileNames(of: id, in: entity, attributes: external)
+            try run("DELETE FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])
+            for name in files { externalData.retire(name) }
+        }
+        deletedCount += found.count
+        return found.map(\.id)
+    }
+}
