@@ -116,6 +116,25 @@ final class AssociationTable {
         return result
     }
 
+    /// Forgets every association (a new pass starts with none).
+    func removeAll() throws {
+        try connection.execute("DELETE FROM molt_associations")
+    }
+
+    /// Forgets the associations of destination objects that were deleted; `mappings` is how
+    /// many entity mappings there are (each is looked up through the index by mapping).
+    func removeDestinations(_ keys: [Key], mappings: Int) throws {
+        guard mappings > 0 else { return }
+        let delete = try statement(
+            "DELETE FROM molt_associations WHERE mapping = ? AND destination_root = ? AND destination_pk = ?")
+        for key in keys {
+            for mapping in 1...mappings {
+                try delete.bind([.integer(Int64(mapping)), .integer(Int64(key.root)), .integer(key.primaryKey)])
+                try delete.run()
+            }
+        }
+    }
+
     /// How many distinct destinations `mapping` made.
     func destinationCount(of mapping: Int) throws -> Int {
         let query = try statement(

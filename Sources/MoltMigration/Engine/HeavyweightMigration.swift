@@ -48,7 +48,11 @@ public struct MigrationOptions: Sendable {
 /// 4. A new store is made beside it with the destination model, keeping the old store's UUID
 ///    and the app's own metadata keys.
 /// 5. Copy pass, relate pass, validate pass (see ``CopyPass``, ``RelatePass``, ``ValidatePass``),
-///    then each policy's `end`.
+///    then each policy's `end`, then the uniqueness constraints (checked last, as Core Data
+///    checks them when it saves, so an `end` that deletes duplicates comes first). A step
+///    split into several mapping models (Core Data's "multiple passes") runs copy, relate, its
+///    policies' `performCustomValidation` and `end` for each model in order, into the same new
+///    store; the destination store is validated once, after the last.
 /// 6. The new store is finished (journal mode restored, synced, closed) and swapped in
 ///    (``StoreSwap``); a dry run deletes it instead.
 ///
@@ -66,7 +70,9 @@ public final class HeavyweightMigration: @unchecked Sendable {
     public let store: URL
     public let sourceModel: ObjectModel
     public let destinationModel: ObjectModel
-    public let mapping: MappingModel
+    /// The mapping models, run in order into one new store: one for most steps; several when
+    /// the step is split into passes, each seeing (and able to fetch) what earlier ones made.
+    public let mappings: [MappingModel]
     public let options: MigrationOptions
     let cancellation = Cancellation()
     let managerLock = NSLock()
@@ -74,16 +80,28 @@ public final class HeavyweightMigration: @unchecked Sendable {
     /// The in-place run over the new file, on the SQL path.
     var activeCopy: InPlaceMigration?
 
-    public init(
+    public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
+        options: MigrationOptions = MigrationOptions()
+    ) {
+        self.init(store: store, source: source, destination: destination, mappings: [mapping], options: options)
+    }
+
+    /// A migration in several passes: `mappings` run one after the other into the same new
+    /// store (at least one).
+    public init(
+        store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
         options: MigrationOptions = MigrationOptions()
     ) {
         self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
-        self.mapping = mapping
+        self.mappings = mappings
         self.options = options
     }
+
+    /// The first (for most migrations, the only) mapping model.
+    public var mapping: MappingModel { mappings.first ?? MappingModel(entityMappings: []) }
 
     /// Stops a running migration (from any thread); it fails with 134120 and changes nothing.
     public func cancel() {
@@ -112,8 +130,11 @@ public final class HeavyweightMigration: @unchecked Sendable {
         {
             return done
         }
-        try checkMapping()
-        let policyTypes = try resolvePolicies()
+        guard !mappings.isEmpty else {
+            throw MoltError(.missingMappingModel, "a heavyweight migration needs a mapping model; none was given")
+        }
+        try checkMappings()
+        let policyTypes = try mappings.map { try resolvePolicies($0) }
 
         let lock = try SourceLock(store: store, logger: logger)
         let files = StoreFiles(store)
@@ -168,22 +189,29 @@ public final class HeavyweightMigration: @unchecked Sendable {
 
     // MARK: Steps
 
-    private func checkMapping() throws {
+    private func checkMappings() throws {
+        for (index, mapping) in mappings.enumerated() {
+            try checkMapping(mapping, pass: mappings.count == 1 ? nil : index + 1)
+        }
+    }
+
+    private func checkMapping(_ mapping: MappingModel, pass: Int?) throws {
         let diagnostics = MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
             mapping, source: sourceModel, destination: destinationModel)
         let errors = diagnostics.errors
         guard let first = errors.first else { return }
+        let subject = pass.map { "the mapping of pass \($0)" } ?? "the mapping"
         throw MoltError(
             .migration,
             errors.count == 1
-                ? "the mapping has an error: \(first.message)"
-                : "the mapping has \(errors.count) errors; the first: \(first.message)",
+                ? "\(subject) has an error: \(first.message)"
+                : "\(subject) has \(errors.count) errors; the first: \(first.message)",
             location: first.location, entity: first.entity, property: first.property,
             recovery: "Run `molt check-mapping` to see every problem; the store was not changed.",
             details: errors.map(\.description))
     }
 
-    private func resolvePolicies() throws -> [String: any EntityMigrationPolicy.Type] {
+    private func resolvePolicies(_ mapping: MappingModel) throws -> [String: any EntityMigrationPolicy.Type] {
         var types: [String: any EntityMigrationPolicy.Type] = [:]
         for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
             if let name = entityMapping.policyName {
@@ -205,7 +233,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
     }
 
     private func build(
-        at newPath: String, dryRunSupport: String, policyTypes: [String: any EntityMigrationPolicy.Type],
+        at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
         report: inout MigrationReport, started: Date
     ) throws {
         let logger = options.logger
@@ -213,7 +241,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         for entity in source.layout.entities where !entity.isAbstract {
             report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
         }
-        report.discarded = try DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: mapping)
+        report.discarded = try DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
             .counted(in: source)
         var creation = StoreCreationOptions()
         creation.storeUUID = source.store.metadata.storeUUID
@@ -249,9 +277,10 @@ public final class HeavyweightMigration: @unchecked Sendable {
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
-        report.discarded = DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: mapping).counting(
-            filtered: report.discarded, sourceCounts: report.sourceCounts,
-            read: Dictionary(report.mappings.map { ($0.mapping, $0.sourceObjects) }, uniquingKeysWith: +))
+        report.discarded = DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
+            .counting(
+                filtered: report.discarded, sourceCounts: report.sourceCounts,
+                read: Dictionary(report.mappings.map { ($0.mapping, $0.sourceObjects) }, uniquingKeysWith: +))
         if usesExternalStorage {
             try destination.externalData.sync()
             destination.externalData.removeRetired()
@@ -267,13 +296,24 @@ public final class HeavyweightMigration: @unchecked Sendable {
         logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
     }
 
-    /// The three passes and the policies' `end`, on an open source and new store.
+    /// What the survey of discarded data reads: every pass's entity mappings together (data
+    /// no pass reads is discarded).
+    var surveyed: MappingModel {
+        guard mappings.count > 1 else { return mapping }
+        var combined = mapping
+        combined.entityMappings = mappings.flatMap(\.entityMappings)
+        return combined
+    }
+
+    /// The three passes and the policies' `end`, for each mapping model in turn, on an open
+    /// source and new store; then the uniqueness constraints.
     private func fill(
-        destination: ObjectStore, source: ObjectStore, policyTypes: [String: any EntityMigrationPolicy.Type],
+        destination: ObjectStore, source: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
         report: inout MigrationReport, started: Date
     ) throws {
         let manager = try MigrationManager(
-            source: source, destination: destination, mappingModel: mapping, logger: options.logger, startDate: started)
+            source: source, destination: destination, mappingModel: mapping, passCount: mappings.count,
+            logger: options.logger, startDate: started)
         managerLock.lock()
         activeManager = manager
         managerLock.unlock()
@@ -283,26 +323,53 @@ public final class HeavyweightMigration: @unchecked Sendable {
             managerLock.unlock()
         }
         if let error = cancellation.error { manager.cancel(with: error) }
-        for (name, type) in policyTypes { manager.policies[name] = type.init() }
 
         let progress = ProgressReporter(options.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
         if options.allowsSQLCopy { manager.attachSource() }
-        try transaction.begin()
-        try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
-        try RelatePass(
-            manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
-            allowsSetBased: options.allowsSQLCopy
-        ).run(report: &report)
-        try manager.writer.finish()
-        try transaction.commit()
-        try manager.detachSource()
-        try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).run()
-        for entityMapping in mapping.entityMappings {
-            guard let policy = manager.policies[entityMapping.name] else { continue }
-            manager.begin(entityMapping)
-            try PolicyCall.run(entityMapping, "end") { try policy.end(entityMapping, manager: manager) }
+        report.passes = mappings.count
+        var validated: Int?
+        for (index, mappingModel) in mappings.enumerated() {
+            var policies: [String: any EntityMigrationPolicy] = [:]
+            for (name, type) in policyTypes[index] { policies[name] = type.init() }
+            try manager.beginPass(index + 1, mappingModel: mappingModel, policies: policies)
+            if mappings.count > 1 {
+                options.logger.info(
+                    "pass \(index + 1) of \(mappings.count)",
+                    metadata: ["molt.mapping": "\(mappingModel.sourceFile ?? "mapping \(index + 1)")"])
+            }
+            let before = report.mappings.count
+            try transaction.begin()
+            try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
+            try RelatePass(
+                manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
+                allowsSetBased: options.allowsSQLCopy
+            ).run(report: &report)
+            for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
+            try manager.writer.finish()
+            try transaction.commit()
+            let validatePass = ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize)
+            if index == mappings.count - 1 {
+                try manager.detachSource()
+                try validatePass.run()
+                validated = manager.writer.statementCount
+            } else {
+                try validatePass.runCustomValidation()
+            }
+            try transaction.begin()
+            for entityMapping in mappingModel.entityMappings {
+                guard let policy = manager.policies[entityMapping.name] else { continue }
+                manager.begin(entityMapping)
+                try PolicyCall.run(entityMapping, "end") { try policy.end(entityMapping, manager: manager) }
+            }
+            try manager.writer.finish()
+            try transaction.commit()
         }
+        // Core Data checks uniqueness constraints when the destination is saved, after every
+        // `end`; what `end` hooks changed is validated again, as that save would.
+        try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).checkFinal(
+            objectsChanged: manager.writer.statementCount != validated)
+        report.deletedObjects = manager.writer.deletedCount
         for entity in destination.layout.entities where !entity.isAbstract {
             report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
         }

@@ -16,7 +16,14 @@ public import MoltStore
 public final class MigrationManager {
     public let sourceModel: ObjectModel
     public let destinationModel: ObjectModel
-    public let mappingModel: MappingModel
+    /// The mapping model of the pass being run (see ``passNumber``).
+    public private(set) var mappingModel: MappingModel
+    /// Which pass is running, from 1: a step split into several mapping models (Core Data's
+    /// "multiple passes") runs them one after the other into the same destination store, each
+    /// pass seeing and able to fetch what earlier passes made.
+    public private(set) var passNumber = 1
+    /// How many passes the step has.
+    public let passCount: Int
     /// The source store, opened read-only with the source model.
     public let source: ObjectStore
     /// The destination store being built, opened with the destination model.
@@ -31,7 +38,7 @@ public final class MigrationManager {
     let writer: ObjectWriter
     let associations: AssociationTable
     let resolver: StoreObjectResolver
-    let resolverModel: MappingResolver
+    private(set) var resolverModel: MappingResolver
     private var mappingNumbers: [String: Int] = [:]
     private var compiled: [String: CompiledMapping] = [:]
     var policies: [String: any EntityMigrationPolicy] = [:]
@@ -42,17 +49,21 @@ public final class MigrationManager {
     var currentRelationship: Relationship?
     private let cancellation = Cancellation()
     let sqlState = SetBasedState()
+    let queryState = QueryState()
 
     init(
-        source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, logger: Logger, startDate: Date
+        source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
+        logger: Logger, startDate: Date
     ) throws {
         self.source = source
         self.destination = destination
         self.sourceModel = source.model
         self.destinationModel = destination.model
         self.mappingModel = mappingModel
+        self.passCount = passCount
         self.logger = logger
         self.startDate = startDate
+        userInfo = MigrationUserInfo()
         writer = try ObjectWriter(
             connection: destination.store.connection, layout: destination.layout, path: destination.store.url.path,
             externalData: destination.externalData)
@@ -60,15 +71,44 @@ public final class MigrationManager {
         resolver = StoreObjectResolver(source: source, destination: destination)
         resolverModel = MappingResolver(
             source: source.model, destination: destination.model, mappingModel: mappingModel)
+        numberMappings()
+    }
+
+    private func numberMappings() {
+        mappingNumbers = [:]
         for (index, mapping) in mappingModel.entityMappings.enumerated() {
             mappingNumbers[mapping.name] = index + 1
         }
     }
 
+    /// Starts pass `number` with its mapping model and policies. As in Core Data, where each
+    /// pass is a migration of its own into the same destination, the association table starts
+    /// empty (a later pass finds earlier passes' objects by fetching them); the manager's
+    /// ``userInfo`` carries on.
+    func beginPass(_ number: Int, mappingModel: MappingModel, policies: [String: any EntityMigrationPolicy]) throws {
+        if number != passNumber {
+            try associations.removeAll()
+        }
+        passNumber = number
+        self.mappingModel = mappingModel
+        self.policies = policies
+        currentEntityMapping = nil
+        compiled = [:]
+        resolverModel = MappingResolver(
+            source: source.model, destination: destination.model, mappingModel: mappingModel)
+        resolver.forget(.destination)
+        numberMappings()
+    }
+
     // MARK: The current mapping
 
-    /// The current entity mapping's user info.
-    public var userInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
+    /// The migration's shared store of values (Core Data's `NSMigrationManager.userInfo`):
+    /// every mapping, hook and pass sees the same one. See ``MigrationUserInfo``.
+    public let userInfo: MigrationUserInfo
+
+    /// The current entity mapping's own user info (read-only; what `$name` reads in its
+    /// expressions).
+    public var mappingUserInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
 
     /// The source entity of `mapping` in the source model.
     public func sourceEntity(for mapping: EntityMapping) -> Entity? {
@@ -166,7 +206,7 @@ public final class MigrationManager {
 
     /// Variables for expressions of the current mapping: its user info and the targets.
     func variables() -> [String: ExpressionValue] {
-        EvaluationContext.variables(userInfo: userInfo)
+        EvaluationContext.variables(userInfo: mappingUserInfo)
     }
 
     // MARK: Making destination objects

@@ -61,6 +61,8 @@ public struct MigrationReport: Sendable {
         public var mapping: String
         public var sourceObjects: Int
         public var destinationObjects: Int
+        /// The pass that ran the mapping (from 1; see ``HeavyweightMigration/mappings``).
+        public var pass = 1
     }
 
     public var mappings: [MappingCount] = []
@@ -91,6 +93,10 @@ public struct MigrationReport: Sendable {
     /// What the mapping did not carry into the new version, counted in the old store (only
     /// what there was: see ``DiscardSurvey``).
     public var discarded: [DiscardedData] = []
+    /// How many mapping models ran, one after the other into the same new store.
+    public var passes = 1
+    /// Destination objects policies deleted (cascades included).
+    public var deletedObjects = 0
     /// Seconds the migration took.
     public var duration: Double = 0
 }

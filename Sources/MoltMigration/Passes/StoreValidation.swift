@@ -50,8 +50,9 @@ struct StoreValidation {
         if failures.count < Self.detailLimit { failures.append(failure) }
     }
 
-    /// Checks every object of every entity, then each entity's uniqueness constraints.
-    /// `progress` gets the entity and the number of objects done so far.
+    /// Checks every object of every entity (unless `objects` is false), then each entity's
+    /// uniqueness constraints (unless `uniqueness` is false). `progress` gets the entity and
+    /// the number of objects done so far.
     ///
     /// Only the rules the model declares are checked, each with one SQL query that finds the
     /// objects that may break it (`IS NULL`, outside a numeric range, a link count out of
@@ -59,11 +60,21 @@ struct StoreValidation {
     /// validated without loading its objects. Each candidate is then judged by the same
     /// Swift rule (``check(_:_:)``), and failures are listed in object order, then property
     /// order, as an object-by-object walk would find them.
-    mutating func checkObjects(checkCancelled: () throws -> Void, progress: (String, Int) -> Void) throws {
+    mutating func checkObjects(
+        objects: Bool = true, uniqueness: Bool = true, checkCancelled: () throws -> Void,
+        progress: (String, Int) -> Void
+    ) throws {
         var done = 0
         for entity in store.layout.entities where !entity.isAbstract {
             guard let modelEntity = store.model.entity(named: entity.name) else { continue }
             try checkCancelled()
+            if uniqueness && !objects {
+                for constraint in modelEntity.uniquenessConstraints where !constraint.isEmpty {
+                    for failure in try uniquenessFailures(entity: entity, constraint: constraint) { record(failure) }
+                }
+                continue
+            }
+            guard objects else { continue }
             var found = EntityFailures()
             let attributes = store.model.allAttributes(of: modelEntity).filter { !$0.isTransient }
             for (index, attribute) in attributes.enumerated() {
@@ -100,7 +111,7 @@ struct StoreValidation {
             failureCount += found.count - min(found.count, found.kept.count)
             done += try store.count(of: entity.name, includingSubentities: false)
             progress(entity.name, done)
-            for constraint in modelEntity.uniquenessConstraints where !constraint.isEmpty {
+            for constraint in modelEntity.uniquenessConstraints where uniqueness && !constraint.isEmpty {
                 for failure in try uniquenessFailures(entity: entity, constraint: constraint) { record(failure) }
             }
         }

@@ -1,0 +1,172 @@
+internal import MoltCore
+public import MoltMapping
+public import MoltStore
+
+/// The destination store being built, as a policy queries and changes it: Core Data's
+/// `manager.destinationContext`. Everything made so far in the migration (by earlier mappings,
+/// hooks and passes) is there to fetch, read, change and delete.
+///
+/// ```swift
+/// // Core Data:
+/// //   let request = NSFetchRequest<NSManagedObject>(entityName: "User")
+/// //   request.predicate = NSPredicate(format: "userId == %@", userId)
+/// //   if let user = try manager.destinationContext.fetch(request).first { post.setValue(user, forKey: "author") }
+/// var request = FetchRequest(entityName: "User")
+/// request.predicate = ObjectPredicate(format: "userId == %@", userId)
+/// if let user = try manager.destinationContext.fetch(request).first {
+///     try manager.destinationContext.setValue(user, forKey: "author", of: post)
+/// }
+/// ```
+public struct DestinationContext {
+    unowned let manager: MigrationManager
+
+    // MARK: Fetching
+
+    /// The objects the request selects, in its order.
+    public func fetch(_ request: FetchRequest) throws -> [DestinationObject] {
+        let query = try manager.query(for: request, on: .destination)
+        return try query.objects(in: manager.destination, resolver: manager.freshResolver(), side: .destination).map {
+            DestinationObject(id: $0.id)
+        }
+    }
+
+    /// How many objects the request selects.
+    public func count(for request: FetchRequest) throws -> Int {
+        try manager.query(for: request, on: .destination).count(
+            in: manager.destination, resolver: manager.freshResolver(), side: .destination)
+    }
+
+    /// The object with `id` when it exists (it may have been deleted), else nil.
+    public func existingObject(with id: ObjectID) throws -> DestinationObject? {
+        guard manager.destination.layout.entity(named: id.entity) != nil else { return nil }
+        return try manager.destination.object(id) == nil ? nil : DestinationObject(id: id)
+    }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new object (Core Data's `NSEntityDescription.insertNewObject(forEntityName:into:)`);
+    /// see ``MigrationManager/createDestinationObject(entity:attributes:)``.
+    @discardableResult
+    public func insertNewObject(
+        forEntityName entity: String, attributes: [String: any ExpressionValueConvertible] = [:]
+    ) throws -> DestinationObject {
+        try manager.createDestinationObject(entity: entity, attributes: attributes.mapValues(\.expressionValue))
+    }
+
+    /// Deletes an object, applying the model's delete rules (Core Data's `delete(_:)`; see
+    /// ``ObjectWriter/delete(_:)``): Cascade deletes related objects, Nullify clears the other
+    /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
+    /// association table, so later hooks and relationship values no longer find them.
+    public func delete(_ object: DestinationObject) throws {
+        try manager.deleteDestinationObjects([object])
+    }
+
+    /// Deletes several objects at once (a Deny relationship between two of them does not stop it).
+    public func delete(_ objects: [DestinationObject]) throws {
+        try manager.deleteDestinationObjects(objects)
+    }
+
+    // MARK: Reading
+
+    /// The value of an attribute, the related object(s) of a relationship, or what a key path
+    /// (`author.name`, `posts.@count`) reaches: Core Data's `value(forKey:)` / `value(forKeyPath:)`.
+    /// A to-one gives ``ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
+    public func value(forKey key: String, of object: DestinationObject) throws -> ExpressionValue {
+        try manager.destinationValue(key, of: object)
+    }
+
+    /// An attribute's value as text, or nil.
+    public func text(forKey key: String, of object: DestinationObject) throws -> String? {
+        switch try value(forKey: key, of: object) {
+        case .string(let text), .uri(let text): return text
+        case .null: return nil
+        case let other: return try Conversion.describe(other)
+        }
+    }
+
+    /// The related objects of a relationship (none or one for a to-one), in order for an
+    /// ordered one.
+    public func objects(forKey key: String, of object: DestinationObject) throws -> [DestinationObject] {
+        MigrationManager.references(try value(forKey: key, of: object)).map { DestinationObject(id: $0.id) }
+    }
+
+    // MARK: Changing
+
+    /// Sets an attribute (nil clears it) or a relationship (a ``DestinationObject``, nil, or an
+    /// array of them for a to-many): Core Data's `setValue(_:forKey:)`. Inverses follow.
+    public func setValue(
+        _ value: (any ExpressionValueConvertible)?, forKey key: String, of object: DestinationObject
+    ) throws {
+        let layout = try manager.destination.layout.requireEntity(object.entity)
+        if layout.attribute(named: key) != nil {
+            try manager.setAttributes([key: value?.expressionValue ?? .null], of: object)
+            return
+        }
+        guard layout.relationship(named: key) != nil else {
+            throw MoltError(
+                .migration, "the destination entity has no stored attribute or relationship \"\(key)\"",
+                entity: object.entity)
+        }
+        let references = MigrationManager.references(value?.expressionValue ?? .null)
+        if let wrong = references.first(where: { $0.store != .destination }) {
+            throw MoltError(
+                .migration, "\(wrong.id) is a source object; relationships hold destination objects",
+                entity: object.entity, property: key)
+        }
+        try manager.setRelationship(key, of: object, to: references.map { DestinationObject(id: $0.id) })
+    }
+
+    /// Adds objects to a to-many relationship, after those it holds (Core Data's
+    /// `mutableSetValue(forKey:).add(_:)` / `mutableOrderedSetValue(forKey:)`); objects it
+    /// already holds stay where they are.
+    public func add(_ objects: [DestinationObject], toRelationship key: String, of object: DestinationObject) throws {
+        let current = try self.objects(forKey: key, of: object)
+        let held = Set(current)
+        try manager.setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
+    }
+
+    /// Removes objects from a to-many relationship (Core Data's `mutableSetValue(forKey:).remove(_:)`).
+    public func remove(
+        _ objects: [DestinationObject], fromRelationship key: String, of object: DestinationObject
+    ) throws {
+        let removed = Set(objects)
+        try manager.setRelationship(
+            key, of: object,
+            to: try self.objects(forKey: key, of: object).filter {
+                !removed.contains($0)
+            })
+    }
+}
+
+extension MigrationManager {
+    /// The destination store, for fetching, reading, changing and deleting objects (Core
+    /// Data's `destinationContext`).
+    public var destinationContext: DestinationContext { DestinationContext(manager: self) }
+
+    /// Deletes destination objects with their delete rules and forgets their associations.
+    func deleteDestinationObjects(_ objects: [DestinationObject]) throws {
+        let deleted = try writer.delete(objects.map(\.id))
+        try associations.removeDestinations(
+            try deleted.map { try key($0, in: destination) }, mappings: mappingModel.entityMappings.count)
+        resolver.forget(.destination)
+    }
+
+    /// A key or key path's value on a destination object, read as the store is now.
+    func destinationValue(_ keyPath: String, of object: DestinationObject) throws -> ExpressionValue {
+        let resolver = freshResolver()
+        let reference = ObjectReference(.destination, object.id)
+        if !keyPath.contains(".") && !keyPath.contains("@") {
+            return try resolver.value(of: keyPath, on: reference)
+        }
+        let compiled: CompiledExpression
+        do {
+            compiled = ExpressionCompiler.compile(try ExpressionParser().parse(keyPath))
+        } catch {
+            throw MoltError(.migration, "\"\(keyPath)\" is not a key path: \(error)", entity: object.entity)
+        }
+        let context = EvaluationContext(
+            variables: EvaluationContext.variables(userInfo: [:]), object: .object(reference), resolver: resolver)
+        context.now = { [startDate] in startDate }
+        return try compiled.evaluate(context)
+    }
+}
