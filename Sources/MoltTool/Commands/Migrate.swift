@@ -28,7 +28,10 @@ struct Migrate: ParsableCommand {
             is refused. The report lists what the migration did not carry into the new version.
 
             The mapping is checked first (as check-mapping does); its policies must be compiled \
-            in (see Policies/). With --dry-run the new store is built in a temporary file, \
+            in (see Policies/). A step split into several mapping files (Core Data's multiple \
+            passes) gives --mapping once per file, in order: each pass runs into the same new \
+            store and sees what earlier passes made; the new store is validated and swapped in \
+            once, after the last pass, and a failure in any pass leaves the store as it was. With --dry-run the new store is built in a temporary file, \
             validated, counted and deleted. A migration interrupted by a crash is finished (or \
             undone) the next time molt migrates the store, or with `molt recover`.
 
@@ -47,10 +50,11 @@ struct Migrate: ParsableCommand {
     @OptionGroup var models: ModelPairOptions
 
     @Option(
-        help:
-            "The mapping file (.xml or an Xcode .xcmappingmodel). Without one, the mapping is inferred and the store changed in place."
-    )
-    var mapping: String?
+        name: .customLong("mapping"),
+        help: ArgumentHelp(
+            "The mapping file (.xml or an Xcode .xcmappingmodel); repeat it to run several passes in order. Without one, the mapping is inferred and the store changed in place.",
+            valueName: "mapping"))
+    var mappings: [String] = []
 
     @Flag(help: "Keep the old store as NAME.molt-backup-<time>.EXT beside the new one.")
     var backup = false
@@ -76,7 +80,8 @@ struct Migrate: ParsableCommand {
         let logger = global.bootstrap()
         PolicyRegistry.register(CompiledPolicies.all)
         try global.run {
-            let mappingModel = try mapping.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
+            let passes = try mappings.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
+            let mappingModel = try Self.firstOfPasses(passes, files: mappings)
             let destination = try ModelPairOptions.model(
                 models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
                 useCurrent: true)
@@ -104,9 +109,9 @@ struct Migrate: ParsableCommand {
             if display.isActive { options.progress = { display.show($0) } }
             let run: () throws -> MigrationReport
             let cancel: @Sendable () -> Void
-            if let mappingModel {
+            if !passes.isEmpty {
                 let migration = HeavyweightMigration(
-                    store: url, source: source, destination: destination, mapping: mappingModel, options: options)
+                    store: url, source: source, destination: destination, mappings: passes, options: options)
                 run = migration.run
                 cancel = { migration.cancel() }
             } else {
@@ -127,6 +132,29 @@ struct Migrate: ParsableCommand {
             }
             print(report: report, source: source, destination: destination)
         }
+    }
+
+    /// The first pass's mapping (nil without any), once every pass is checked to go between
+    /// the same two versions where the files name them.
+    static func firstOfPasses(_ passes: [MappingModel], files: [String]) throws -> MappingModel? {
+        guard var first = passes.first else { return nil }
+        for side in [\MappingModel.sourceModelName, \MappingModel.destinationModelName] {
+            let named = zip(files, passes).compactMap { file, pass in pass[keyPath: side].map { (file, $0) } }
+            if let (file, name) = named.first, let other = named.first(where: { $0.1 != name }) {
+                throw MoltError(
+                    .missingMappingModel,
+                    "the passes of one step must go between the same two versions: \(file) names \"\(name)\", \(other.0) names \"\(other.1)\"",
+                    location: SourceLocation(file: other.0))
+            }
+            if first[keyPath: side] == nil, let name = named.first?.1 {
+                if side == \MappingModel.sourceModelName {
+                    first.sourceModelName = name
+                } else {
+                    first.destinationModelName = name
+                }
+            }
+        }
+        return first
     }
 
     /// The source model: the version given, or the bundle version whose hashes match the store.
@@ -162,10 +190,13 @@ struct Migrate: ParsableCommand {
             ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
             : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
-        if mapping != nil, report.setBased {
+        if !mappings.isEmpty, report.setBased {
             Output.line("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
         }
-        if mapping == nil {
+        if report.passes > 1 {
+            Output.line("The step ran in \(report.passes) passes, one per mapping file, into one new store.")
+        }
+        if mappings.isEmpty {
             Output.line(
                 report.inPlace
                     ? "The inferred mapping was applied in place."
@@ -173,10 +204,24 @@ struct Migrate: ParsableCommand {
             )
         }
         Output.line("Entity mappings:")
-        Output.table(
-            [["MAPPING", "READ", "MADE"]]
-                + report.mappings.map { [$0.mapping, String($0.sourceObjects), String($0.destinationObjects)] }
-        ).forEach { Output.line($0) }
+        if report.passes > 1 {
+            Output.table(
+                [["PASS", "MAPPING", "READ", "MADE"]]
+                    + report.mappings.map {
+                        [String($0.pass), $0.mapping, String($0.sourceObjects), String($0.destinationObjects)]
+                    }
+            ).forEach { Output.line($0) }
+        } else {
+            Output.table(
+                [["MAPPING", "READ", "MADE"]]
+                    + report.mappings.map { [$0.mapping, String($0.sourceObjects), String($0.destinationObjects)] }
+            ).forEach { Output.line($0) }
+        }
+        if report.deletedObjects > 0 {
+            Output.line(
+                "Policies deleted \(report.deletedObjects) destination object\(report.deletedObjects == 1 ? "" : "s") (delete rules applied)."
+            )
+        }
         Output.line("Objects in the \(report.dryRun ? "migrated copy" : "new store"):")
         Output.table(
             [["ENTITY", "OBJECTS"]]
