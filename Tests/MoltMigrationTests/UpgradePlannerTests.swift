@@ -281,14 +281,21 @@ struct UpgradePlannerTests {
         #expect(summary(try planner(files).plan(from: "V2")) == ["V2>V4 heavyweight 2-4.xml"])
     }
 
-    @Test("two files for the same pair of versions are an error naming both")
-    func ambiguous() throws {
+    @Test("several files for the same pair of versions are the passes of one step, in the order given")
+    func passes() throws {
         let files = [
             try UpgradeFixtures.file(UpgradeFixtures.twoToThree(), named: "one.xml"),
             try UpgradeFixtures.file(UpgradeFixtures.twoToThree(), named: "two.xml"),
         ]
-        let error = planError { try planner(files, order: order).plan(from: "V1") }
-        #expect(error?.message.contains("2 mapping files go from V2 to V3: one.xml, two.xml") == true)
+        let plan = try planner(files, order: order).plan(from: "V1")
+        #expect(summary(plan) == ["V1>V2 lightweight -", "V2>V3 heavyweight one.xml", "V3>V4 lightweight -"])
+        #expect(plan.steps[1].mappingFiles.map(\.name) == ["one.xml", "two.xml"])
+        #expect(plan.steps[1].mappings.count == 2)
+        #expect(plan.steps[1].description.hasSuffix("heavyweight in 2 passes: one.xml, then two.xml"))
+        let reversed = try planner(files.reversed(), order: order).plan(from: "V2")
+        #expect(reversed.steps[0].mappingFiles.map(\.name) == ["two.xml", "one.xml"])
+        #expect(try PassOrder.apply([["two.xml", "one.xml"]], to: files).map(\.name) == ["two.xml", "one.xml"])
+        #expect(throws: MoltError.self) { try PassOrder.apply([["one.xml", "three.xml"]], to: files) }
     }
 
     @Test("a step that has no file and does not infer is 134140, naming the two versions and the reasons")

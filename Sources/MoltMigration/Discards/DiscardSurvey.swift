@@ -79,7 +79,9 @@ public struct DiscardSurvey {
             }
             let kept = carriedBy(entity.name)
             guard !kept.everything else { continue }
-            let policy = mappings.compactMap(\.policyName).first
+            var policies: [String] = []
+            for name in mappings.compactMap(\.policyName) where !policies.contains(name) { policies.append(name) }
+            let policy = policies.isEmpty ? nil : policies.joined(separator: " or ")
             for attribute in source.allAttributes(of: entity) where !attribute.isTransient {
                 guard !kept.names.contains(attribute.name) else { continue }
                 items.append(

@@ -40,12 +40,11 @@ extension UpgradePlanner {
         let destinationModel = destination.model(preferring: destinationName)
         switch MappingInference.infer(from: model, to: destinationModel) {
         case .inferred(let mapping):
-            plan.steps = [
-                UpgradeStep(
-                    from: source, to: destination, kind: .lightweight, mappingFile: nil, mapping: mapping,
-                    sourceModel: model, destinationModel: destinationModel, stage: nil,
-                    discards: DiscardSurvey(source: model, destination: destinationModel, mapping: mapping).items())
-            ]
+            var step = UpgradeStep(
+                from: source, to: destination, kind: .lightweight, inferred: mapping, sourceModel: model,
+                destinationModel: destinationModel, stage: nil)
+            step.discards = DiscardSurvey(source: model, destination: destinationModel, mapping: mapping).items()
+            plan.steps = [step]
             return plan
         case .impossible(let reasons):
             var error = UpgradeErrors.missingMapping(from: name, to: destinationName, reasons: reasons, stage: nil)

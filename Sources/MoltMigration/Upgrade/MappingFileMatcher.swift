@@ -4,10 +4,20 @@ internal import MoltMapping
 internal import MoltModel
 
 /// A mapping file with the two schemas it connects (indices into `UpgradeVersions.schemas`).
+/// Several files between the same two versions are the passes of one step: `file` is the
+/// first, `passes` all of them in order.
 struct MatchedMappingFile {
     let file: UpgradeMappingFile
     let from: Int
     let to: Int
+    var passes: [UpgradeMappingFile]
+
+    init(file: UpgradeMappingFile, from: Int, to: Int) {
+        self.file = file
+        self.from = from
+        self.to = to
+        passes = [file]
+    }
 }
 
 /// Finds which versions a mapping file connects, by the entity version hashes it records,

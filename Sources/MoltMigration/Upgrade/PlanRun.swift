@@ -71,6 +71,10 @@ struct PlanRun {
                     UnusedMappingFile(
                         file: file.file, from: name(file.from), to: name(file.to),
                         reason: "goes from \(name(file.from)) back to \(name(file.to))"))
+            } else if let index = usable.firstIndex(where: { $0.from == file.from && $0.to == file.to }) {
+                // Another file between the same two versions: a later pass of one step
+                // (Core Data's multiple passes), in the order the files are given.
+                usable[index].passes.append(file.file)
             } else {
                 usable.append(file)
             }
@@ -262,7 +266,7 @@ struct PlanRun {
         let from = versions.schemas[file.from]
         let to = versions.schemas[file.to]
         return UpgradeStep(
-            from: from, to: to, kind: .heavyweight, mappingFile: file.file, mapping: file.file.mapping,
+            from: from, to: to, kind: .heavyweight, mappingFiles: file.passes,
             sourceModel: from.model(preferring: file.file.mapping.sourceModelName),
             destinationModel: file.to == destination
                 ? to.model(preferring: destinationName) : to.model(preferring: file.file.mapping.destinationModelName),
@@ -287,8 +291,8 @@ struct PlanRun {
         -> UpgradeStep
     {
         UpgradeStep(
-            from: versions.schemas[from], to: versions.schemas[to], kind: .lightweight, mappingFile: nil,
-            mapping: mapping, sourceModel: model(from), destinationModel: model(to), stage: stage)
+            from: versions.schemas[from], to: versions.schemas[to], kind: .lightweight, inferred: mapping,
+            sourceModel: model(from), destinationModel: model(to), stage: stage)
     }
 
     /// A stage's step: its mapping file, or inference; never split.

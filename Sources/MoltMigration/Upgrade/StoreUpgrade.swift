@@ -131,7 +131,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         guard let first = plan.steps.first else { return }
         let objects = try HeavyweightMigration.bind(sqlite, toSource: first.sourceModel)
         plan.steps[0].discards = try DiscardSurvey(
-            source: first.sourceModel, destination: first.destinationModel, mapping: first.mapping
+            source: first.sourceModel, destination: first.destinationModel, mapping: first.surveyedMapping
         ).counted(in: objects)
     }
 
@@ -274,7 +274,7 @@ public final class StoreUpgrade: @unchecked Sendable {
             (run, cancel) = (migration.run, migration.cancel)
         case .heavyweight:
             let migration = HeavyweightMigration(
-                store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
+                store: store, source: step.sourceModel, destination: step.destinationModel, mappings: step.mappings,
                 options: options)
             (run, cancel) = (migration.run, migration.cancel)
         }

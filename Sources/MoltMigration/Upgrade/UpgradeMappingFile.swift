@@ -39,7 +39,8 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// Reads every `*.xml` file and every Xcode mapping model (`*.xcmappingmodel` folder) of
-    /// `folder`, in name order. A file with errors stops everything (the error names its file
+    /// `folder`, in name order (numbers read as numbers: `A.2.xml` before `A.10.xml`; the
+    /// order passes of one step run in, unless ``PassOrder`` says otherwise). A file with errors stops everything (the error names its file
     /// and line). An XML file whose root element is not `<mapping-model>` is not a mapping
     /// file: it is skipped, with a log line.
     public static func readFolder(
@@ -55,7 +56,8 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
             throw FileErrors.readFailed(folder.path, underlying: error)
         }
         var files: [UpgradeMappingFile] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
+        let ordered = names.sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+        for name in ordered where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
             if name.lowercased().hasSuffix(".xcmappingmodel") {
                 files.append(try UpgradeMappingFile(contentsOf: url))

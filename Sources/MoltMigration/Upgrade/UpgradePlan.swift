@@ -20,10 +20,16 @@ public struct UpgradeStep: Sendable, CustomStringConvertible {
     public let from: SchemaVersion
     public let to: SchemaVersion
     public let kind: Kind
-    /// The mapping file of a heavyweight step.
-    public let mappingFile: UpgradeMappingFile?
-    /// The mapping the step runs: the file's, or the inferred one.
-    public let mapping: MappingModel
+    /// The mapping files of a heavyweight step, in the order they run: one, or several when
+    /// the step is split into passes (files between the same two versions; see
+    /// ``HeavyweightMigration/mappings``).
+    public let mappingFiles: [UpgradeMappingFile]
+    /// The (first) mapping file of a heavyweight step.
+    public var mappingFile: UpgradeMappingFile? { mappingFiles.first }
+    /// The mappings the step runs, one per pass: the files', or the inferred one.
+    public let mappings: [MappingModel]
+    /// The (first) mapping the step runs.
+    public var mapping: MappingModel { mappings[0] }
     /// The models the step migrates between.
     public let sourceModel: ObjectModel
     public let destinationModel: ObjectModel
@@ -36,10 +42,56 @@ public struct UpgradeStep: Sendable, CustomStringConvertible {
     /// in the store for the first step of ``StoreUpgrade/plan()``, uncounted otherwise.
     public internal(set) var discards: [DiscardedData] = []
 
-    /// "V1 → V2: lightweight", "V2 → V3: heavyweight with V2-to-V3.xml; stage V2 → V3 (willMigrate, didMigrate)".
+    init(
+        from: SchemaVersion, to: SchemaVersion, kind: Kind, mappingFiles: [UpgradeMappingFile],
+        sourceModel: ObjectModel, destinationModel: ObjectModel, stage: UpgradeStage?
+    ) {
+        self.init(
+            from: from, to: to, kind: kind, mappingFiles: mappingFiles, mappings: mappingFiles.map(\.mapping),
+            sourceModel: sourceModel, destinationModel: destinationModel, stage: stage)
+    }
+
+    init(
+        from: SchemaVersion, to: SchemaVersion, kind: Kind, inferred mapping: MappingModel, sourceModel: ObjectModel,
+        destinationModel: ObjectModel, stage: UpgradeStage?
+    ) {
+        self.init(
+            from: from, to: to, kind: kind, mappingFiles: [], mappings: [mapping], sourceModel: sourceModel,
+            destinationModel: destinationModel, stage: stage)
+    }
+
+    private init(
+        from: SchemaVersion, to: SchemaVersion, kind: Kind, mappingFiles: [UpgradeMappingFile],
+        mappings: [MappingModel], sourceModel: ObjectModel, destinationModel: ObjectModel, stage: UpgradeStage?
+    ) {
+        self.from = from
+        self.to = to
+        self.kind = kind
+        self.mappingFiles = mappingFiles
+        self.mappings = mappings
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.stage = stage
+    }
+
+    /// Every pass's entity mappings together: what the step reads, for the survey of what it
+    /// discards.
+    var surveyedMapping: MappingModel {
+        guard mappings.count > 1 else { return mapping }
+        var combined = mapping
+        combined.entityMappings = mappings.flatMap(\.entityMappings)
+        return combined
+    }
+
+    /// "V1 → V2: lightweight", "V2 → V3: heavyweight with V2-to-V3.xml; stage V2 → V3 (willMigrate, didMigrate)",
+    /// "V3 → V4: heavyweight in 2 passes: V3-to-V4.1.xml, then V3-to-V4.2.xml".
     public var description: String {
         var text = "\(sourceModel.name ?? from.name) → \(destinationModel.name ?? to.name): \(kind.rawValue)"
-        if let mappingFile { text += " with \(mappingFile.name)" }
+        if mappingFiles.count > 1 {
+            text += " in \(mappingFiles.count) passes: \(mappingFiles.map(\.name).joined(separator: ", then "))"
+        } else if let mappingFile {
+            text += " with \(mappingFile.name)"
+        }
         if let stage {
             let phases = stage.phases.map { phase in
                 phase == .willMigrate && willMigrateAlreadyDone ? "willMigrate already done" : phase.rawValue

@@ -16,7 +16,10 @@ internal import MoltStore
 /// Rules, in order:
 /// 1. The store at the destination: nothing to do.
 /// 2. One mapping file from the store's version to the destination (and no stage in between):
-///    one heavyweight step. Two such files: an error naming both.
+///    one heavyweight step. Several mapping files between the same two versions are the passes
+///    of one step (Core Data's multiple passes), run in the order the files are given
+///    (``UpgradeMappingFile/readFolder(_:logger:)``: by name, numbers read as numbers, unless
+///    `versions.txt` lists them: ``PassOrder``).
 /// 3. The destination before the store's version: error 134530, nothing is migrated backwards.
 ///    A destination other than the current version whose place the order cannot tell is an
 ///    error asking for the order (it may lie behind the store).
@@ -106,13 +109,14 @@ public struct UpgradePlanner: Sendable {
         for index in steps.indices {
             steps[index].discards = DiscardSurvey(
                 source: steps[index].sourceModel, destination: steps[index].destinationModel,
-                mapping: steps[index].mapping
+                mapping: steps[index].surveyedMapping
             ).items()
         }
-        let used = Set(steps.compactMap { $0.mappingFile })
+        let used = Set(steps.flatMap(\.mappingFiles))
         var unused = run.unusable
         if !steps.isEmpty {
-            for file in run.usable where !used.contains(file.file) {
+            for file in run.usable.flatMap({ group in group.passes.map { (file: $0, from: group.from, to: group.to) } })
+            where !used.contains(file.file) {
                 unused.append(
                     UnusedMappingFile(
                         file: file.file, from: run.name(file.from), to: run.name(file.to),
@@ -127,13 +131,14 @@ public struct UpgradePlanner: Sendable {
     /// Every policy a heavyweight step's mapping names must be registered.
     private func checkPolicies(of steps: [UpgradeStep]) throws {
         for step in steps {
-            guard let file = step.mappingFile else { continue }
-            for mapping in file.mapping.entityMappings {
-                guard let policy = mapping.policyName, mapping.kind.readsSource else { continue }
-                do {
-                    _ = try PolicyRegistry.require(policy, mapping: mapping.name)
-                } catch let error as MoltError {
-                    throw error.located(mapping.location ?? SourceLocation(file: file.path))
+            for file in step.mappingFiles {
+                for mapping in file.mapping.entityMappings {
+                    guard let policy = mapping.policyName, mapping.kind.readsSource else { continue }
+                    do {
+                        _ = try PolicyRegistry.require(policy, mapping: mapping.name)
+                    } catch let error as MoltError {
+                        throw error.located(mapping.location ?? SourceLocation(file: file.path))
+                    }
                 }
             }
         }

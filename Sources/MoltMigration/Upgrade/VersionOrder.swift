@@ -32,7 +32,8 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads an explicit order: one version name per line, oldest first. Blank lines are
     /// skipped, and so is everything from a `#` to the end of its line (comments); spaces around
-    /// a name are trimmed.
+    /// a name are trimmed. Lines that order passes (``PassOrder``) are not version names; a
+    /// file that lists no version is ``automatic``.
     public static func read(contentsOf url: URL) throws -> VersionOrder {
         let text: String
         do {
@@ -44,7 +45,7 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
         var names: [String] = []
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = line.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !content.isEmpty else { continue }
+            guard !content.isEmpty, !content.lowercased().hasPrefix(PassOrder.prefix) else { continue }
             if names.contains(content) {
                 throw MoltError(
                     .fileReadCorruptFile, "the version \"\(content)\" is listed twice",
@@ -52,7 +53,7 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
             }
             names.append(content)
         }
-        return .explicit(names)
+        return names.isEmpty ? .automatic : .explicit(names)
     }
 
     /// Whether the order is total (every version has a place), as opposed to what mapping

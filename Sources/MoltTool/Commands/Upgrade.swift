@@ -37,6 +37,12 @@ struct Upgrade: ParsableCommand {
             that goes backwards is not used. The destination before the store's version is an \
             error: stores are never migrated backwards.
 
+            Several mapping files between the same two versions are the passes of one step \
+            (Core Data's multiple passes): they run one after the other into one new store, in \
+            file-name order (numbers read as numbers) unless versions.txt has a line \
+            "passes: first.xml, second.xml"; the store is validated and swapped once, after the \
+            last pass. --plan lists the passes.
+
             One migration of a store runs at a time: a second run stops at once with exit \
             code 75, or with --wait waits for the first and then plans from the store as it left \
             it (already at the destination: nothing to do). --plan takes no lock and says when \
@@ -109,7 +115,10 @@ struct Upgrade: ParsableCommand {
                 order = orderByName ? .byName : .automatic
             }
             let versions = try UpgradeVersions(contentsOf: URL(fileURLWithPath: models))
-            let files = try UpgradeMappingFile.readFolder(folder, logger: logger)
+            var files = try UpgradeMappingFile.readFolder(folder, logger: logger)
+            if FileManager.default.fileExists(atPath: orderFile.path) {
+                files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
+            }
             var options = MigrationOptions()
             options.backup = backup
             options.dryRun = dryRun
@@ -180,7 +189,9 @@ struct Upgrade: ParsableCommand {
                     [
                         String(offset + 1), entry.step.sourceModel.name ?? entry.step.from.name,
                         entry.step.destinationModel.name ?? entry.step.to.name, entry.step.kind.rawValue,
-                        entry.step.mappingFile?.name ?? "inferred", entry.inPlace ? "in place" : "copied",
+                        entry.step.mappingFiles.isEmpty
+                            ? "inferred" : entry.step.mappingFiles.map(\.name).joined(separator: " + "),
+                        entry.inPlace ? "in place" : "copied",
                         String(format: "%.2f", entry.duration),
                     ]
                 }

@@ -1,0 +1,103 @@
+import Foundation
+import Molt
+import MoltTestSupport
+import Testing
+
+@Suite(
+    "A step in several passes, from molt migrate and molt upgrade",
+    .enabled(if: Tool.available, "the molt executable was not built"))
+struct PassesCommandTests {
+    let folder = TemporaryDirectory()
+    static let bundle = Fixtures.package("MappingModels/Examples/Forum.xcdatamodeld").path
+    static let first = Fixtures.package("MappingModels/Forum/Forum-to-Forum2.1.xml")
+    static let second = Fixtures.package("MappingModels/Forum/Forum-to-Forum2.2.xml")
+    static let expected = Fixtures.package("MappingModels/Examples/Forum2.json")
+
+    func forumStore() throws -> String {
+        let store = folder.path("Forum.sqlite").path
+        let made = try Tool.run([
+            "create", store, "--model", Self.bundle, "--model-version", "Forum", "--seed",
+            Fixtures.package("MappingModels/Examples/Forum.json").path,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        return store
+    }
+
+    func dump(_ store: String) throws -> String {
+        try Tool.run(["dump", store, "--model", Self.bundle, "--json"]).stdout
+    }
+
+    @Test("migrate --mapping A --mapping B runs both passes and reports them")
+    func migrateInPasses() throws {
+        let store = try forumStore()
+        let run = try Tool.run([
+            "migrate", store, "--from", Self.bundle, "--to", Self.bundle, "--mapping", Self.first.path, "--mapping",
+            Self.second.path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("The step ran in 2 passes, one per mapping file, into one new store."))
+        #expect(run.stdout.contains("  2     PostAuthors    5     0"), "\(run.stdout)")
+        #expect(run.stdout.contains("Policies deleted 2 destination objects (delete rules applied)."))
+        #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
+    }
+
+    @Test("migrate refuses passes whose files name different versions, before touching the store")
+    func migrateMismatchedPasses() throws {
+        let store = try forumStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let other = try folder.write(
+            String(contentsOf: Self.second, encoding: .utf8).replacingOccurrences(
+                of: "destination-model=\"Forum 2\"", with: "destination-model=\"Forum 3\""), to: "other.xml")
+        let run = try Tool.run([
+            "migrate", store, "--from", Self.bundle, "--to", Self.bundle, "--mapping", Self.first.path, "--mapping",
+            other.path,
+        ])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("the passes of one step must go between the same two versions"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    @Test("upgrade runs files between the same two versions as passes, in file-name order; --plan lists them")
+    func upgradeInPasses() throws {
+        let store = try forumStore()
+        let plan = try Tool.run([
+            "upgrade", store, "--models", Self.bundle, "--mappings", Self.first.deletingLastPathComponent().path,
+            "--plan",
+        ])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout.contains(
+                "1. Forum → Forum 2: heavyweight in 2 passes: Forum-to-Forum2.1.xml, then Forum-to-Forum2.2.xml"),
+            "\(plan.stdout)")
+        let run = try Tool.run([
+            "upgrade", store, "--models", Self.bundle, "--mappings", Self.first.deletingLastPathComponent().path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
+    }
+
+    @Test("versions.txt orders the passes with a passes: line; a name it lists must exist")
+    func passesLine() throws {
+        let store = try forumStore()
+        let mappings = folder.path("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        // Named so that file-name order would run them the wrong way round.
+        try FileManager.default.copyItem(at: Self.first, to: mappings.appendingPathComponent("b-users.xml"))
+        try FileManager.default.copyItem(at: Self.second, to: mappings.appendingPathComponent("a-authors.xml"))
+        let order = mappings.appendingPathComponent("versions.txt")
+        try "# passes only; the names order the versions\npasses: b-users.xml, a-authors.xml\n".write(
+            to: order, atomically: true, encoding: .utf8)
+        let plan = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("heavyweight in 2 passes: b-users.xml, then a-authors.xml"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("version order: from the names"), "\(plan.stdout)")
+        let run = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
+
+        try "passes: b-users.xml, c-missing.xml\n".write(to: order, atomically: true, encoding: .utf8)
+        let missing = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("there is no mapping file \"c-missing.xml\""), "\(missing.stderr)")
+    }
+}
