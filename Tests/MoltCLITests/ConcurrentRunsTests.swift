@@ -75,6 +75,9 @@ struct ConcurrentRunsTests {
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
         let held = try MigrationLock.acquire(store: store)
         let second = try Tool.start(migrate(store.path, ["--wait", "30"]))
+        // The other run must be waiting before this one migrates (on a busy machine it may
+        // start late, find the store migrated and rightly not say it waited).
+        #expect(second.waitForStderr(containing: "waiting up to 30 s"), "the second run waits for the lock")
         var options = MigrationOptions()
         options.heldLock = held
         try HeavyweightMigration(

@@ -51,25 +51,49 @@ final class RunningTool: @unchecked Sendable {
     let process: Process
     private var outData = Data()
     private var errData = Data()
+    private let lock = NSLock()
     private let group = DispatchGroup()
 
     init(process: Process, out: Pipe, err: Pipe) {
         self.process = process
-        // Read both pipes as the process writes, so a large output cannot block it.
+        // Read both pipes as the process writes, so a large output cannot block it (and what
+        // it has printed so far can be looked at).
         for (pipe, isOut) in [(out, true), (err, false)] {
             group.enter()
             DispatchQueue.global().async { [self] in
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                if isOut { outData = data } else { errData = data }
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    lock.lock()
+                    if isOut { outData.append(chunk) } else { errData.append(chunk) }
+                    lock.unlock()
+                }
                 group.leave()
             }
         }
+    }
+
+    /// Waits until the process has printed `text` on standard error (true), or `timeout`
+    /// seconds have passed or it ended without (false).
+    func waitForStderr(containing text: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            let printed = String(decoding: errData, as: UTF8.self)
+            lock.unlock()
+            if printed.contains(text) { return true }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
     }
 
     /// Waits for the process to end and returns what it printed.
     func wait() -> ToolRun {
         group.wait()
         process.waitUntilExit()
+        lock.lock()
+        defer { lock.unlock() }
         return ToolRun(
             status: process.terminationReason == .uncaughtSignal
                 ? 128 + process.terminationStatus : process.terminationStatus,
