@@ -13,7 +13,7 @@ public import Foundation
 public final class SQLiteStatement {
     /// The SQL text.
     public let sql: String
-    let connection: SQLiteConnection
+    public let connection: SQLiteConnection
     let handle: OpaquePointer
 
     init(connection: SQLiteConnection, sql: String) throws {

@@ -12,6 +12,9 @@ enum BenchModels {
         case copy = "Copy"
         /// Two new attributes a policy computes per object (string and date work).
         case transform = "Transform"
+        /// The transform's, with a fetch index on `Tag.label` (what a policy that fetches
+        /// destination Tags by label declares, in Core Data as in Molt).
+        case lookup = "Lookup"
         /// A new optional attribute: `ALTER TABLE … ADD COLUMN`.
         case addColumn = "AddColumn"
         /// `note` renamed `remark` (renaming identifier).
@@ -51,7 +54,7 @@ enum BenchModels {
             : #"<attribute name="ratio" optional="YES" attributeType="Float" defaultValueString="0.0" usesScalarValueType="YES"/>"#
         var extra = ""
         switch version {
-        case .transform:
+        case .transform, .lookup:
             extra = """
                 <attribute name="title" optional="YES" attributeType="String"/>
                         <attribute name="day" optional="YES" attributeType="String"/>
@@ -80,6 +83,7 @@ enum BenchModels {
                     <attribute name="label" attributeType="String"/>
                     <relationship name="owned" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>
                     <relationship name="records" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="tags" inverseEntity="Record"/>
+                    \(version == .lookup ? #"<fetchIndex name="byLabel"><fetchIndexElement property="label" type="Binary" order="ascending"/></fetchIndex>"# : "")
                 </entity>
             </model>
             """

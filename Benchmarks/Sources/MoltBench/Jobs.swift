@@ -11,13 +11,16 @@ struct JobResult: Codable {
     var links: Int?
     /// Whether Molt ran the mapping as SQL (no per-object work).
     var setBased: Bool?
+    /// Destination objects policies deleted, and source Records read.
+    var deleted: Int?
+    var records: Int?
 }
 
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
 enum Jobs {
     static let names = [
         "molt-copy", "molt-copy-objects", "raw-copy", "molt-transform", "loop-transform",
-        "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
+        "molt-fetch", "molt-delete", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
     ]
 
     static func run(_ name: String, store: URL, models: URL, sqlLog: URL) throws -> JobResult {
@@ -37,6 +40,14 @@ enum Jobs {
             return try heavyweight(
                 store: store, source: v1, destination: destination, policy: "BenchTransformPolicy",
                 options: MigrationOptions())
+        case "molt-fetch", "molt-delete":
+            let fetching = name == "molt-fetch"
+            let destination = try BenchModels.load(fetching ? "Lookup" : "Transform", from: models)
+            PolicyRegistry.register([BenchLookupPolicy.self, BenchDeletePolicy.self])
+            return try heavyweight(
+                store: store, source: v1, destination: destination,
+                policy: fetching ? "BenchLookupPolicy" : "BenchDeletePolicy", options: MigrationOptions(),
+                tagsFirst: true)
         case "loop-transform":
             let destination = try BenchModels.load("Transform", from: models)
             return try timed { try RawBaselines.transformLoop(store: store, source: v1, destination: destination) }
@@ -66,10 +77,17 @@ enum Jobs {
     }
 
     private static func heavyweight(
-        store: URL, source: ObjectModel, destination: ObjectModel, policy: String?, options: MigrationOptions
+        store: URL, source: ObjectModel, destination: ObjectModel, policy: String?, options: MigrationOptions,
+        tagsFirst: Bool = false
     ) throws -> JobResult {
         guard var mapping = MappingInference.infer(from: source, to: destination).mapping else {
             throw RawDatabase.Failure(description: "the benchmark's mapping cannot be inferred")
+        }
+        if tagsFirst {
+            // Tags are made first, so a Record's policy can fetch them.
+            mapping.entityMappings.sort {
+                ($0.sourceEntityName == "Tag" ? 0 : 1) < ($1.sourceEntityName == "Tag" ? 0 : 1)
+            }
         }
         if let policy, let index = mapping.entityMappings.firstIndex(where: { $0.sourceEntityName == "Record" }) {
             mapping.entityMappings[index].policyName = policy
@@ -86,7 +104,9 @@ enum Jobs {
         let total = seconds(since: start)
         return JobResult(
             seconds: total, peakMB: peakMemoryMB(), relateSeconds: passes.seconds(of: .relate),
-            links: try linkCount(store: store, model: destination), setBased: report.setBased)
+            links: try linkCount(store: store, model: destination), setBased: report.setBased,
+            deleted: report.deletedObjects,
+            records: report.mappings.first { $0.mapping.hasPrefix("Record") }?.sourceObjects)
     }
 
     private static func inPlace(

@@ -34,6 +34,11 @@ final class BenchTransformPolicy: EntityMigrationPolicy {
     func createDestinationInstances(
         forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
+        _ = try Self.transform(source, manager: manager)
+    }
+
+    /// The measure's work for one Record: the destination Record, made and associated.
+    static func transform(_ source: SourceObject, manager: MigrationManager) throws -> DestinationObject {
         var values: [String: ExpressionValue] = [:]
         for key in Self.copied { values[key] = try source.value(key) }
         if case .string(let name) = values["name"] { values["title"] = .string(RecordTransform.title(name)) }
@@ -43,5 +48,59 @@ final class BenchTransformPolicy: EntityMigrationPolicy {
         if case .string(let note) = try source.value("note") { values["note"] = .string(RecordTransform.note(note)) }
         let made = try manager.createDestinationObject(entity: "Record", attributes: values)
         try manager.associate(source: source, destination: made)
+        return made
+    }
+}
+
+/// The transform, plus what a ported policy typically adds per object: a key the source row
+/// holds (as a post holds its author's id) used to fetch a destination object by an indexed
+/// attribute, set as the new object's to-one. Here the Record's owner Tag is found by its label
+/// (the generator gives Record *i* the owner `Tag (i mod tags) + 1`, and `code` = *i* × 1,000,003).
+/// The job's extra time over the transform's is the fetch's and the link's.
+final class BenchLookupPolicy: EntityMigrationPolicy {
+    private var tags = 0
+
+    init() {}
+
+    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        tags = try manager.destinationContext.count(for: FetchRequest(entityName: "Tag"))
+    }
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        let made = try BenchTransformPolicy.transform(source, manager: manager)
+        guard case .integer(let code) = try source.value("code"), tags > 0 else { return }
+        let label = "Tag \(Int(code / 1_000_003) % tags + 1)"
+        var request = FetchRequest(entityName: "Tag")
+        request.predicate = ObjectPredicate(format: "label == %@", label)
+        request.fetchLimit = 1
+        guard let tag = try manager.destinationContext.fetch(request).first else {
+            throw RawDatabase.Failure(description: "no destination Tag labelled \(label)")
+        }
+        try manager.destinationContext.setValue(tag, forKey: "owner", of: made)
+    }
+}
+
+/// The transform, then in `end` a tenth of the Records deleted (each one's owner and tags
+/// links nullified on the Tags' side), found with one fetch: the job's extra time over the
+/// transform's is the fetch and the deletes.
+final class BenchDeletePolicy: EntityMigrationPolicy {
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        _ = try BenchTransformPolicy.transform(source, manager: manager)
+    }
+
+    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        // Codes are the generator's index × 1,000,003: the lowest tenth of them.
+        var request = FetchRequest(entityName: "Record")
+        let records = try manager.destinationContext.count(for: request)
+        request.predicate = ObjectPredicate(format: "code < %@", Int64(records / 10) * 1_000_003)
+        let doomed = try manager.destinationContext.fetch(request)
+        try manager.destinationContext.delete(doomed)
+        manager.userInfo["deleted"] = doomed.count
     }
 }

@@ -31,6 +31,25 @@ struct Report {
             }
         }
         text += "\n"
+        if let transform = results["molt-transform"], let records = transform.records, records > 0 {
+            let perObject = transform.seconds / Double(records) * 1e6
+            text +=
+                "| 6. policy queries and deletes | seconds | µs per object | extra µs per fetch or delete | vs the transform's µs per object |\n"
+            text += "|---|---|---|---|---|\n"
+            text +=
+                "| molt-transform (per object: read, transform, insert, associate, relate, validate) | \(format(transform.seconds)) | \(format(perObject, 1)) | — | — |\n"
+            if let fetch = results["molt-fetch"] {
+                let extra = (fetch.seconds - transform.seconds) / Double(records) * 1e6
+                text +=
+                    "| molt-fetch (+ one destination fetch by an indexed label, and setting the owner, per Record) | \(format(fetch.seconds)) | \(format(fetch.seconds / Double(records) * 1e6, 1)) | \(format(extra, 1)) | \(String(format: "%.2f", extra / perObject))× |\n"
+            }
+            if let delete = results["molt-delete"], let deleted = delete.deleted, deleted > 0 {
+                let extra = (delete.seconds - transform.seconds) / Double(deleted) * 1e6
+                text +=
+                    "| molt-delete (+ \(deleted) Records deleted in `end`, owner and tags nullified) | \(format(delete.seconds)) | \(format(delete.seconds / Double(records) * 1e6, 1)) | \(format(extra, 1)) | \(String(format: "%.2f", extra / perObject))× |\n"
+            }
+            text += "\n"
+        }
     }
 
     mutating func addScaling(_ bySize: [Int: [String: JobResult]]) {

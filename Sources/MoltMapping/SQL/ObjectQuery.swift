@@ -1,5 +1,7 @@
 public import Foundation
 internal import MoltCore
+internal import MoltModel
+internal import MoltSQLite
 public import MoltStore
 
 /// A query of one store's objects, as a Core Data fetch request runs one: the objects of an
@@ -71,17 +73,84 @@ public struct ObjectQuery {
         return Array(found[start..<end])
     }
 
+    /// The IDs of the matching objects, in order. When SQLite can check the whole predicate and
+    /// sort by the sort keys (attributes of the entity itself, of types SQLite orders as
+    /// predicates compare them), one query reads only keys and entity numbers, with a statement
+    /// kept in `cache`; otherwise the objects are read and sorted as
+    /// ``objects(in:resolver:side:batchSize:)`` does.
+    public func objectIDs(
+        in store: ObjectStore, resolver: StoreObjectResolver, side: ObjectReference.Store = .source,
+        cache: StatementCache? = nil
+    ) throws -> [ObjectID] {
+        let layout = try store.layout.requireEntity(entity)
+        guard let condition = try sqlCondition(layout, store: store), let order = sqlOrder(layout) else {
+            return try objects(in: store, resolver: resolver, side: side).map(\.id)
+        }
+        let sql = """
+            SELECT "Z_PK", "Z_ENT" FROM \(SQL.identifier(layout.table)) WHERE \(condition.sql) \
+            ORDER BY \(order) LIMIT ? OFFSET ?
+            """
+        let connection = store.store.connection
+        let statement = try cache?.statement(sql, on: connection) ?? connection.prepare(sql)
+        defer { try? statement.reset() }
+        try statement.bind(condition.bindings + [.integer(limit > 0 ? Int64(limit) : -1), .integer(Int64(offset))])
+        var ids: [ObjectID] = []
+        while try statement.step() {
+            let number = Int(statement.int64(at: 1))
+            guard let kind = store.layout.entity(number: number) else {
+                throw MoltError(.migration, "a row of \(layout.table) has the unknown entity number \(number)")
+            }
+            ids.append(ObjectID(entity: kind.name, primaryKey: statement.int64(at: 0)))
+        }
+        return ids
+    }
+
+    /// The entity's rows that match, as SQL on its table, when SQLite checks the whole predicate.
+    private func sqlCondition(_ layout: EntityLayout, store: ObjectStore) throws -> SQLCondition? {
+        let kinds = includingSubentities ? layout.kindNumbers : [layout.number]
+        var condition = SQLCondition(sql: "\"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))")
+        guard let predicate else { return condition }
+        let plan = PredicateSQLTranslator.plan(predicate, entity: layout, variables: variables, now: now)
+        guard plan.residual == nil else { return nil }
+        guard let part = plan.condition else { return condition }
+        if part.sql.contains(MappingSQLFunctions.stringOperator) {
+            try MappingSQLFunctions.register(on: store.store.connection)
+        }
+        condition.sql += " AND (\(part.sql))"
+        condition.bindings += part.bindings
+        return condition
+    }
+
+    /// `ORDER BY` terms for the sort keys when each is a stored attribute SQLite orders as
+    /// predicates compare (numbers, booleans, dates, strings by their UTF-8 bytes), then the key.
+    private func sqlOrder(_ layout: EntityLayout) -> String? {
+        var terms: [String] = []
+        for key in sortKeys {
+            guard let column = layout.attribute(named: key.keyPath) else { return nil }
+            switch column.attribute.type {
+            case .integer16, .integer32, .integer64, .double, .float, .boolean, .date, .string:
+                terms.append("\(SQL.identifier(column.column)) \(key.ascending ? "ASC" : "DESC")")
+            default:
+                return nil
+            }
+        }
+        return (terms + ["\"Z_PK\""]).joined(separator: ", ")
+    }
+
     /// How many objects of `store` match (the limit and offset applied, as `count(for:)` does).
     public func count(
-        in store: ObjectStore, resolver: StoreObjectResolver, side: ObjectReference.Store = .source
+        in store: ObjectStore, resolver: StoreObjectResolver, side: ObjectReference.Store = .source,
+        cache: StatementCache? = nil
     ) throws -> Int {
         let layout = try store.layout.requireEntity(entity)
-        let plan =
-            predicate.map { PredicateSQLTranslator.plan($0, entity: layout, variables: variables, now: now) }
-            ?? FilterPlan(condition: nil, residual: nil)
         let total: Int
-        if plan.residual == nil, plan.condition?.sql.contains(MappingSQLFunctions.stringOperator) != true {
-            total = try store.count(of: entity, includingSubentities: includingSubentities, where: plan.condition)
+        if let condition = try sqlCondition(layout, store: store) {
+            let sql = "SELECT count(*) FROM \(SQL.identifier(layout.table)) WHERE \(condition.sql)"
+            let connection = store.store.connection
+            let statement = try cache?.statement(sql, on: connection) ?? connection.prepare(sql)
+            defer { try? statement.reset() }
+            try statement.bind(condition.bindings)
+            total = try statement.step() ? Int(statement.int64(at: 0)) : 0
         } else {
             var unlimited = self
             unlimited.limit = 0
@@ -136,7 +205,7 @@ public struct ObjectQuery {
                 }
                 if order != .orderedSame { return key.1 ? order == .orderedAscending : order == .orderedDescending }
             }
-            return a.object.id < b.object.id
+            return a.object.id.primaryKey < b.object.id.primaryKey
         }
         if let failure { throw failure }
         return rows.map(\.object)

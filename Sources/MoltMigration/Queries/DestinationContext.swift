@@ -25,15 +25,17 @@ public struct DestinationContext {
     /// The objects the request selects, in its order.
     public func fetch(_ request: FetchRequest) throws -> [DestinationObject] {
         let query = try manager.query(for: request, on: .destination)
-        return try query.objects(in: manager.destination, resolver: manager.freshResolver(), side: .destination).map {
-            DestinationObject(id: $0.id)
-        }
+        return try query.objectIDs(
+            in: manager.destination, resolver: manager.freshResolver(), side: .destination,
+            cache: manager.queryState.destinationStatements
+        ).map { DestinationObject(id: $0) }
     }
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
         try manager.query(for: request, on: .destination).count(
-            in: manager.destination, resolver: manager.freshResolver(), side: .destination)
+            in: manager.destination, resolver: manager.freshResolver(), side: .destination,
+            cache: manager.queryState.destinationStatements)
     }
 
     /// The object with `id` when it exists (it may have been deleted), else nil.

@@ -59,7 +59,10 @@ extension MigrationManager {
     }
 }
 
-/// What queries keep between calls: parsed predicates by format.
+/// What queries keep between calls: parsed predicates by format, and compiled statements for
+/// each store.
 final class QueryState {
     var predicates: [String: MappingExpression] = [:]
+    let sourceStatements = StatementCache()
+    let destinationStatements = StatementCache()
 }

@@ -24,7 +24,8 @@ public struct SourceContext {
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        try manager.query(for: request, on: .source).count(in: manager.source, resolver: manager.resolver)
+        try manager.query(for: request, on: .source).count(
+            in: manager.source, resolver: manager.resolver, cache: manager.queryState.sourceStatements)
     }
 
     /// The source object with `id` (Core Data's `object(with:)`); an error when there is none.

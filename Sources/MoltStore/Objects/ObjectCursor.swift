@@ -27,6 +27,8 @@ public final class ObjectCursor {
     private let rowStatement: SQLiteStatement
     private let conditionBindings: [SQLiteValue]
     private var relationshipStatements: [String: SQLiteStatement] = [:]
+    /// Where statements are kept between cursors (single-object reads, which never overlap).
+    private let statements: StatementCache?
     private var lastKey: Int64
     private let upperKey: Int64
     private var finished = false
@@ -37,8 +39,9 @@ public final class ObjectCursor {
     init(
         layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
         entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
-        condition: SQLCondition? = nil
+        condition: SQLCondition? = nil, statements: StatementCache? = nil
     ) throws {
+        self.statements = statements
         self.entity = entity.name
         self.batchSize = max(1, batchSize)
         self.layout = layout
@@ -61,7 +64,9 @@ public final class ObjectCursor {
             ORDER BY "Z_PK" LIMIT ?
             """
         let connection = self.connection
-        rowStatement = try StoreErrors.sqlite(path, "reading \(entity.name) objects") { try connection.prepare(sql) }
+        rowStatement = try StoreErrors.sqlite(path, "reading \(entity.name) objects") {
+            try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
+        }
     }
 
     /// The next batch of objects, or nil when every object has been read.
@@ -209,7 +214,7 @@ public final class ObjectCursor {
                 WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ?
                 """
         }
-        let statement = try connection.prepare(sql)
+        let statement = try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
         relationshipStatements[token] = statement
         return statement
     }

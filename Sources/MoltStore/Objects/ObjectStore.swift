@@ -21,6 +21,8 @@ public final class ObjectStore {
     /// Where the values of attributes with external storage are kept: the store's own
     /// `.<Name>_SUPPORT/_EXTERNAL_DATA` unless another folder was given.
     public let externalData: ExternalDataFolder
+    /// Statements of single-object reads (``object(_:)``), kept between reads.
+    private let singleReads = StatementCache()
 
     /// Binds an open store to `model`, checking that they match. `externalData` is the folder
     /// of external values when it is not the store's own (a migration's new store fills one
@@ -77,7 +79,8 @@ public final class ObjectStore {
         let entity = try layout.requireEntity(id.entity)
         let cursor = try ObjectCursor(
             layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
-            entity: entity, includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey)
+            entity: entity, includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey,
+            statements: singleReads)
         return try cursor.nextBatch()?.first
     }
 

@@ -27,7 +27,7 @@ extension ObjectWriter {
         }
         if let target { try checkTarget(target, of: link, from: id) }
         let table = SQL.identifier(owner.table)
-        let current = try connection.scalar(
+        let current = try scalar(
             "SELECT \(SQL.identifier(column)) FROM \(table) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])?
             .integerValue
         if current == target?.primaryKey { return }
@@ -57,7 +57,7 @@ extension ObjectWriter {
         var position: SQLiteValue = .null
         if let orderColumn, let target {
             let last =
-                try connection.scalar(
+                try scalar(
                     "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(table) WHERE \(SQL.identifier(column)) = ?",
                     [.integer(target.primaryKey)])?.integerValue ?? 0
             position = .integer(last + 1)
@@ -94,7 +94,7 @@ extension ObjectWriter {
         case .inverseForeignKey(let column, let entityColumn, let orderColumn):
             let destination = SQL.identifier(link.destinationTable)
             let wanted = Set(targets.map(\.primaryKey))
-            let existing = try connection.rows(
+            let existing = try rows(
                 "SELECT \"Z_PK\" FROM \(destination) WHERE \(SQL.identifier(column)) = ?", [.integer(id.primaryKey)]
             ).compactMap { $0[0].integerValue }
             for key in existing where !wanted.contains(key) {
@@ -116,7 +116,7 @@ extension ObjectWriter {
             let otherColumn = SQL.identifier(other)
             let wanted = Set(targets.map(\.primaryKey))
             let existing = Set(
-                try connection.rows(
+                try rows(
                     "SELECT \(otherColumn) FROM \(join) WHERE \(ownColumn) = ?", [.integer(id.primaryKey)]
                 )
                 .compactMap { $0[0].integerValue })
@@ -163,7 +163,7 @@ extension ObjectWriter {
         if let orderColumn {
             let groupKey = groupColumn == own ? ownKey : otherKey
             let last =
-                try connection.scalar(
+                try scalar(
                     "SELECT COALESCE(MAX(\(SQL.identifier(orderColumn))), 0) FROM \(join) WHERE \(SQL.identifier(groupColumn)) = ?",
                     [.integer(groupKey)])?.integerValue ?? 0
             columns.append(orderColumn)

@@ -34,6 +34,8 @@ public final class ObjectWriter {
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
+    /// Statements of single-object reads (``object(_:)``), kept between reads.
+    private let singleReads = StatementCache()
 
     package init(
         connection: SQLiteConnection, layout: StoreLayout, path: String, externalData: ExternalDataFolder? = nil
@@ -133,7 +135,7 @@ public final class ObjectWriter {
         let columns = attributes.compactMap { entity.attribute(named: $0) }.filter(\.attribute.usesExternalStorage)
         guard !columns.isEmpty else { return [] }
         let row =
-            try connection.rows(
+            try rows(
                 "SELECT \(SQL.identifiers(columns.map(\.column))) FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?",
                 [.integer(id.primaryKey)]
             ).first ?? []
@@ -153,8 +155,7 @@ public final class ObjectWriter {
         let entity = try layout.requireEntity(id.entity)
         let cursor = try ObjectCursor(
             layout: layout, connection: connection, path: path, externalData: externalData, entity: entity,
-            includingSubentities: false,
-            batchSize: 1, keys: id.primaryKey...id.primaryKey)
+            includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey, statements: singleReads)
         return try cursor.nextBatch()?.first
     }
 
@@ -189,10 +190,10 @@ public final class ObjectWriter {
         if lastKeys[root] == nil {
             let rootNumber = layout.entity(named: root)?.number ?? entity.number
             let recorded =
-                try connection.scalar(
+                try scalar(
                     "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(rootNumber))])?.integerValue ?? 0
             let used =
-                try connection.scalar("SELECT MAX(\"Z_PK\") FROM \(SQL.identifier(entity.table))")?.integerValue ?? 0
+                try scalar("SELECT MAX(\"Z_PK\") FROM \(SQL.identifier(entity.table))")?.integerValue ?? 0
             lastKeys[root] = max(recorded, used)
         }
         if let requested {
@@ -208,7 +209,7 @@ public final class ObjectWriter {
                 lastKeys[root] = preferred
                 return preferred
             }
-            let taken = try connection.scalar(
+            let taken = try scalar(
                 "SELECT 1 FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?", [.integer(preferred)])
             if taken == nil { return preferred }
         }
@@ -219,7 +220,7 @@ public final class ObjectWriter {
     /// The layout of `id`'s entity, after checking that the object exists and is of that entity.
     func requireObject(_ id: ObjectID) throws -> EntityLayout {
         let entityLayout = try layout.requireEntity(id.entity)
-        let stored = try connection.scalar(
+        let stored = try scalar(
             "SELECT \"Z_ENT\" FROM \(SQL.identifier(entityLayout.table)) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])
         guard let number = stored?.integerValue else {
             throw MoltError(.validation, "the object \(id) does not exist", entity: id.entity)
@@ -286,15 +287,38 @@ public final class ObjectWriter {
             present.map(\.1) + [.integer(key)])
     }
 
+    /// The compiled form of `sql`, kept for the next time.
+    private func prepared(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = try connection.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The first column of a query's first row (nil when there is none), with a kept statement.
+    func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> SQLiteValue? {
+        let statement = try prepared(sql)
+        defer { try? statement.reset() }
+        try statement.bind(bindings)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Every row of a query, with a kept statement.
+    func rows(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        let statement = try prepared(sql)
+        defer { try? statement.reset() }
+        try statement.bind(bindings)
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
     /// Runs a statement, reusing its compiled form.
     func run(_ sql: String, _ bindings: [SQLiteValue], counting: Bool = true) throws {
-        let statement: SQLiteStatement
-        if let cached = statements[sql] {
-            statement = cached
-        } else {
-            statement = try connection.prepare(sql)
-            statements[sql] = statement
-        }
+        let statement = try prepared(sql)
         try statement.bind(bindings)
         try statement.run()
         if counting { statementCount += 1 }
