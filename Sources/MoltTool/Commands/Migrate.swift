@@ -74,7 +74,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        PolicyRegistry.register(CompiledPolicies.all)
+        CompiledPolicies.register()
         try global.run {
             let mappingModel = try mapping.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
             let destination = try ModelPairOptions.model(
