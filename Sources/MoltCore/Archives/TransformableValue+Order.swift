@@ -36,11 +36,7 @@ extension TransformableValue {
         case (.null, .null): return 0
         case (.bool(let left), .bool(let right)): return Self.compare(left ? 1 : 0, right ? 1 : 0)
         case (.integer(let left), .integer(let right)): return Self.compare(left, right)
-        case (.double(let left), .double(let right)):
-            if left.isTotallyOrdered(belowOrEqualTo: right) {
-                return right.isTotallyOrdered(belowOrEqualTo: left) ? 0 : -1
-            }
-            return 1
+        case (.double(let left), .double(let right)): return Self.compareTotally(left, right)
         case (.decimal(let left), .decimal(let right)):
             if left == right { return 0 }
             if left.isNaN || right.isNaN {
@@ -51,7 +47,7 @@ extension TransformableValue {
             return Self.compareBytes(Array(left.utf8), Array(right.utf8))
         case (.data(let left), .data(let right)): return Self.compareBytes(Array(left), Array(right))
         case (.date(let left), .date(let right)):
-            return Self.compare(left.timeIntervalSinceReferenceDate, right.timeIntervalSinceReferenceDate)
+            return Self.compareTotally(left.timeIntervalSinceReferenceDate, right.timeIntervalSinceReferenceDate)
         case (.uuid(let left), .uuid(let right)):
             return Self.compareBytes(Array(left.uuidString.utf8), Array(right.uuidString.utf8))
         case (.array(let left), .array(let right)): return Self.compareSequences(left, right)
@@ -86,6 +82,14 @@ extension TransformableValue {
 
     private static func compare<T: Comparable>(_ left: T, _ right: T) -> Int {
         left < right ? -1 : left == right ? 0 : 1
+    }
+
+    /// IEEE 754's total order, so that NaNs (which a damaged archive may hold) have a place too.
+    private static func compareTotally(_ left: Double, _ right: Double) -> Int {
+        if left.isTotallyOrdered(belowOrEqualTo: right) {
+            return right.isTotallyOrdered(belowOrEqualTo: left) ? 0 : -1
+        }
+        return 1
     }
 
     private static func compareBytes(_ left: [UInt8], _ right: [UInt8]) -> Int {
