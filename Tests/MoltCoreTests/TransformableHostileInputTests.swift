@@ -170,6 +170,13 @@ struct TransformableHostileInputTests {
         #expect(message.contains(expected), "\(message)")
     }
 
+    @Test("an NSNumber archived as an object (never written by NSKeyedArchiver) is refused")
+    func numberObject() {
+        let message = refusal(
+            archive([.dictionary(["$class": .uid(2), "NS.intval": .integer(3)]), classDescription("NSNumber")]))
+        #expect(message.contains("object 1 (NSNumber) is an NSNumber archived as an object"), "\(message)")
+    }
+
     @Test("a dictionary or array without $class in $objects is not an object")
     func classlessContainer() {
         let message = refusal(archive([.array([.uid(0)])]))

@@ -178,6 +178,9 @@ private struct ArchiveWalk {
             return Decoded(value: .null, count: 1)
         case "NSDecimalNumber":
             return Decoded(value: .decimal(try decimal(object)), count: 1)
+        case "NSNumber":
+            throw corrupt(
+                "\(describe(object)) is an NSNumber archived as an object; NSKeyedArchiver writes numbers inline")
         default:
             throw MoltError(
                 .coderReadCorrupt,
