@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "MoltMigration",
             dependencies: [
-                "MoltCore", "MoltModel", "MoltSQLite", "MoltStore", "MoltMapping",
+                "MoltCore", "MoltXML", "MoltModel", "MoltSQLite", "MoltStore", "MoltMapping",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

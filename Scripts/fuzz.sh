@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes one of Molt's readers of untrusted input with libFuzzer.
 #
-#   Scripts/fuzz.sh TARGET [RUNS]     TARGET: xml plist model mapping expression predicate seed bplist inflate modelarchive
+#   Scripts/fuzz.sh TARGET [RUNS]     TARGET: xml plist model mapping expression predicate seed bplist inflate modelarchive transformable
 #                                     RUNS: executions (default 100000; 0 runs until stopped)
 #
 # Builds the Fuzz/ package in release mode with `--sanitize=fuzzer` (in .build-fuzz), starts from
@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.."
 target="${1:?usage: Scripts/fuzz.sh TARGET [RUNS|FILE]}"
 runs="${2:-100000}"
 case "$target" in
-    xml | plist | model | mapping | expression | predicate | seed | bplist | inflate | modelarchive) ;;
-    *) echo "unknown target $target (xml plist model mapping expression predicate seed bplist inflate modelarchive)" >&2; exit 64 ;;
+    xml | plist | model | mapping | expression | predicate | seed | bplist | inflate | modelarchive | transformable) ;;
+    *) echo "unknown target $target (xml plist model mapping expression predicate seed bplist inflate modelarchive transformable)" >&2; exit 64 ;;
 esac
 export MOLT_FUZZ_TARGET="$target"
 product=MoltFuzz

@@ -1,7 +1,8 @@
 import PackagePlugin
 
-/// Writes the list of entity-migration policies defined in a target's Swift files, so that a
-/// policy added to `Policies/` is found by `molt` after a rebuild, with no list to edit.
+/// Writes the lists of entity-migration policies and attribute value transformers defined in a
+/// target's Swift files, so that a policy or transformer added to `Policies/` is found by `molt`
+/// after a rebuild, with no list to edit.
 @main
 struct PolicyListPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -10,7 +11,7 @@ struct PolicyListPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedPolicyList.swift")
         return [
             .buildCommand(
-                displayName: "Listing the entity-migration policies of \(target.name)",
+                displayName: "Listing the entity-migration policies and value transformers of \(target.name)",
                 executable: try context.tool(named: "PolicyListGenerator").url,
                 arguments: [output.path] + inputs.map(\.path),
                 inputFiles: inputs,

@@ -33,6 +33,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A compiled model (an inflated `Z_MODELCACHE`): decoded, hashed, written as an Xcode
     /// model and read back with the same hashes.
     case modelarchive
+    /// A Transformable attribute's value (a keyed archive of Foundation property-list objects):
+    /// decoded, and written back by Molt into an archive that reads back the same.
+    case transformable
 
     /// The file name errors must carry.
     public static let fileName = "fuzz-input"
@@ -51,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .bplist: XMLTargets.binaryPropertyList(data)
         case .inflate: ArchiveTargets.inflate(data)
         case .modelarchive: ArchiveTargets.modelArchive(data)
+        case .transformable: TransformableTarget.run(data)
         }
     }
 
@@ -75,14 +79,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             ]
         case .seed:
             return ["\(root)/MappingModels/Examples/Blog.json"]
-        case .expression, .predicate, .bplist, .inflate, .modelarchive:
+        case .expression, .predicate, .bplist, .inflate, .modelarchive, .transformable:
             return []  // written by ``exampleInputs`` from the mapping files and the example store
         }
     }
 
     /// The seed corpus: the example files, plus the expressions and filters of the mapping
     /// files (for the text targets), the example store's metadata (for `bplist`), DEFLATE
-    /// vectors (for `inflate`) and the example models as compiled archives (for `modelarchive`).
+    /// vectors (for `inflate`), the example models as compiled archives (for `modelarchive`) and
+    /// archives of Foundation objects (for `transformable`).
     public func exampleInputs() -> [Data] {
         var inputs = examplePaths.compactMap { FileManager.default.contents(atPath: $0) }
         switch self {
@@ -94,6 +99,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             inputs += ArchiveTargets.inflateExamples()
         case .modelarchive:
             inputs += ArchiveTargets.modelArchiveExamples()
+        case .transformable:
+            inputs += TransformableTarget.examples()
         default:
             break
         }

@@ -32,10 +32,14 @@ struct MoltCommand: ParsableCommand {
               130 the migration was cancelled (Ctrl-C); the store is unchanged
             """,
         version:
-            "molt \(version) (policies compiled in: \(CompiledPolicies.names.isEmpty ? "none" : CompiledPolicies.names.joined(separator: ", ")))",
+            "molt \(version) (policies compiled in: \(list(CompiledPolicies.names)); value transformers compiled in: \(list(CompiledPolicies.transformerNames)))",
         subcommands: [
             Migrate.self, Upgrade.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self,
             CheckModel.self, CheckMapping.self, StampMapping.self, ConvertMapping.self, ExtractModel.self,
         ]
     )
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
 }

@@ -30,6 +30,8 @@ struct MutationFuzzTests {
         case .inflate: ["\u{0}", "\u{1}", "\u{3}", "\u{5}", "\u{FF}", "\u{FF}\u{FF}", "\u{7F}"]
         case .modelarchive:
             ["bplist00", "\u{80}", "\u{1}", "\u{0}", "_P", "NSAttributeType", "NSMaxCount", "NSSuperentity", "$class"]
+        case .transformable:
+            ["bplist00", "\u{80}", "\u{1}", "\u{0}", "$class", "NS.objects", "NS.keys", "NS.base", "NSMutableArray"]
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import MoltFuzzTargets
 
 // One libFuzzer executable for every reader: `MOLT_FUZZ_TARGET` names the target (xml, plist,
-// model, mapping, expression, predicate, seed, bplist, inflate, modelarchive); `Scripts/fuzz.sh` sets it.
+// model, mapping, expression, predicate, seed, bplist, inflate, modelarchive, transformable);
+// `Scripts/fuzz.sh` sets it.
 
 /// The target named by the environment, read once.
 let target: FuzzTarget = {

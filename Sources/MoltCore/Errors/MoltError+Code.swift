@@ -23,6 +23,11 @@ extension MoltError {
         public static let fileWriteFileExists = Code(rawValue: 516)
         /// A property list is malformed (NSPropertyListReadCorruptError).
         public static let propertyListReadCorrupt = Code(rawValue: 3840)
+        /// An archive cannot be decoded: damaged, or holding an object of an unexpected class
+        /// (NSCoderReadCorruptError, what unarchiving a transformable value reports).
+        public static let coderReadCorrupt = Code(rawValue: 4864)
+        /// A value cannot be archived or transformed for storing (NSCoderInvalidValueError).
+        public static let coderInvalidValue = Code(rawValue: 4866)
 
         // MARK: Core Data
         /// The file is not a Core Data SQLite store (NSPersistentStoreInvalidTypeError).
@@ -113,6 +118,8 @@ extension MoltError {
             512: "NSFileWriteUnknownError",
             516: "NSFileWriteFileExistsError",
             3840: "NSPropertyListReadCorruptError",
+            4864: "NSCoderReadCorruptError",
+            4866: "NSCoderInvalidValueError",
             134000: "NSPersistentStoreInvalidTypeError",
             134060: "NSCoreDataError",
             134080: "NSPersistentStoreOpenError",

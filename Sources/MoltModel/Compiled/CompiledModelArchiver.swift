@@ -25,7 +25,7 @@ public struct CompiledModelArchiver: Sendable {
 
     /// The archive as a property list.
     public func archive(_ model: ObjectModel) -> PropertyList {
-        let builder = KeyedArchiveBuilder()
+        let builder = KeyedArchiveBuilder(classChains: Self.classChains)
         let root = builder.reserve()
         var entityReferences: [String: PropertyList] = [:]
         for entity in model.entities where entityReferences[entity.name] == nil {

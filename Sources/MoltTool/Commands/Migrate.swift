@@ -78,7 +78,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        PolicyRegistry.register(CompiledPolicies.all)
+        CompiledPolicies.register()
         try global.run {
             let passes = try mappings.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
             let mappingModel = try Self.firstOfPasses(passes, files: mappings)

@@ -102,7 +102,7 @@ struct Upgrade: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        PolicyRegistry.register(CompiledPolicies.all)
+        CompiledPolicies.register()
         try global.run {
             let url = URL(fileURLWithPath: store)
             let folder = URL(fileURLWithPath: mappings)

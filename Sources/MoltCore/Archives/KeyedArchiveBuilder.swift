@@ -1,7 +1,10 @@
-public import MoltCore
-
 /// Builds a keyed archive (what `NSKeyedArchiver` writes) object by object: `$objects` with
-/// `$null` first, one class description per class, strings stored once.
+/// `$null` first, one class description per class, equal strings and numbers stored once.
+///
+/// Objects take their place in `$objects` in the order they are reserved, and a class
+/// description is added when the first object of that class is filled, after the object's
+/// children: the order `NSKeyedArchiver` writes. To write an object that holds others the
+/// same way, ``reserve()`` its place, add its children, then ``fill(_:_:_:)`` it.
 ///
 /// ```swift
 /// let builder = KeyedArchiveBuilder()
@@ -9,44 +12,35 @@ public import MoltCore
 /// let archive = builder.archive(root: root)      // write it with BinaryPropertyListWriter
 /// ```
 public final class KeyedArchiveBuilder {
-    /// The class chains Core Data's model classes and the Foundation classes they hold are
-    /// archived with (`$classes`); other classes get `[name, "NSObject"]`.
-    public static let classChains: [String: [String]] = [
-        "NSEntityDescription": ["NSEntityDescription", "NSObject"],
-        "NSAttributeDescription": ["NSAttributeDescription", "NSPropertyDescription", "NSObject"],
-        "NSDerivedAttributeDescription": [
-            "NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject",
-        ],
-        "NSRelationshipDescription": ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
-        "NSFetchedPropertyDescription": ["NSFetchedPropertyDescription", "NSPropertyDescription", "NSObject"],
-        "NSKnownKeysDictionary1": [
-            "NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSMutableDictionary", "NSDictionary", "NSObject",
-        ],
-        "NSKnownKeysMappingStrategy1": ["NSKnownKeysMappingStrategy1", "NSKnownKeysMappingStrategy", "NSObject"],
-        "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"],
+    /// The class chains (`$classes`, most specific first) of the Foundation classes whose
+    /// superclass is not `NSObject`; any other class gets `[name, "NSObject"]`.
+    public static let foundationClassChains: [String: [String]] = [
         "NSMutableArray": ["NSMutableArray", "NSArray", "NSObject"],
+        "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"],
         "NSMutableSet": ["NSMutableSet", "NSSet", "NSObject"],
         "NSMutableString": ["NSMutableString", "NSString", "NSObject"],
+        "NSMutableData": ["NSMutableData", "NSData", "NSObject"],
         "NSDecimalNumber": ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"],
-        "NSKeyPathExpression": ["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"],
-        "NSFunctionExpression": ["NSFunctionExpression", "NSExpression", "NSObject"],
-        "NSSelfExpression": ["NSSelfExpression", "NSExpression", "NSObject"],
-        "NSKeyPathSpecifierExpression": ["NSKeyPathSpecifierExpression", "NSExpression", "NSObject"],
-        "NSConstantValueExpression": ["NSConstantValueExpression", "NSExpression", "NSObject"],
-        "NSVariableExpression": ["NSVariableExpression", "NSExpression", "NSObject"],
+        "NSNumber": ["NSNumber", "NSValue", "NSObject"],
     ]
 
     /// `$objects` so far.
     public private(set) var objects: [PropertyList] = [.string("$null")]
+    private let classChains: [String: [String]]
     private var classes: [String: UInt64] = [:]
-    private var strings: [String: UInt64] = [:]
+    private var plainValues: [PropertyList: UInt64] = [:]
 
-    public init() {}
+    /// A builder that knows the Foundation class chains and `classChains` (which take
+    /// precedence), such as Core Data's own model classes.
+    public init(classChains: [String: [String]] = [:]) {
+        self.classChains = Self.foundationClassChains.merging(classChains) { _, given in given }
+    }
 
     /// The reference to `$null`.
     public var null: PropertyList { .uid(0) }
 
-    /// A place for an object filled later (objects that refer to each other).
+    /// A place for an object filled later (objects that refer to each other, or whose children
+    /// must come after them).
     public func reserve() -> PropertyList {
         objects.append(.string("$null"))
         return .uid(UInt64(objects.count - 1))
@@ -69,15 +63,21 @@ public final class KeyedArchiveBuilder {
 
     /// A string, stored once.
     public func string(_ text: String) -> PropertyList {
-        if let index = strings[text] { return .uid(index) }
-        objects.append(.string(text))
-        strings[text] = UInt64(objects.count - 1)
-        return .uid(UInt64(objects.count - 1))
+        plain(.string(text))
     }
 
     /// A string, or `$null` for nil.
     public func string(_ text: String?) -> PropertyList {
         text.map { string($0) } ?? null
+    }
+
+    /// A value archived as itself (a string, number, boolean or data, as `NSKeyedArchiver`
+    /// writes `NSString`, `NSNumber` and `NSData`), stored once.
+    public func plain(_ value: PropertyList) -> PropertyList {
+        if let index = plainValues[value] { return .uid(index) }
+        objects.append(value)
+        plainValues[value] = UInt64(objects.count - 1)
+        return .uid(UInt64(objects.count - 1))
     }
 
     /// An array (or set, with `className` "NSMutableSet") of references.
@@ -104,7 +104,7 @@ public final class KeyedArchiveBuilder {
 
     private func classReference(_ name: String) -> PropertyList {
         if let index = classes[name] { return .uid(index) }
-        let chain = Self.classChains[name] ?? [name, "NSObject"]
+        let chain = classChains[name] ?? [name, "NSObject"]
         objects.append(.dictionary(["$classname": .string(name), "$classes": .array(chain.map { .string($0) })]))
         classes[name] = UInt64(objects.count - 1)
         return .uid(UInt64(objects.count - 1))
