@@ -399,6 +399,21 @@ struct UpgradePlannerTests {
         #expect(try VersionOrder.read(contentsOf: text) == order)
     }
 
+    @Test("versions.txt: passes lines are not versions; a file of passes only leaves the order automatic")
+    func passesLines() throws {
+        let both = try folder.write(
+            "V1\nV2\npasses: b.xml, a.xml  # users first\nV3\nV4\nPASSES: c.xml,d.xml\n", to: "both.txt")
+        #expect(try VersionOrder.read(contentsOf: both) == order)
+        #expect(try PassOrder.read(contentsOf: both) == [["b.xml", "a.xml"], ["c.xml", "d.xml"]])
+        let passesOnly = try folder.write("passes: b.xml, a.xml\n", to: "passes.txt")
+        #expect(try VersionOrder.read(contentsOf: passesOnly) == .automatic)
+        let single = try folder.write("V1\npasses: a.xml\n", to: "single.txt")
+        let error = try #require(throws: MoltError.self) { try PassOrder.read(contentsOf: single) }
+        #expect(error.location?.line == 2)
+        let twice = try folder.write("passes: a.xml, b.xml\npasses: b.xml, c.xml\n", to: "twice.txt")
+        #expect(throws: MoltError.self) { try PassOrder.read(contentsOf: twice) }
+    }
+
     @Test("with a total order, a file that goes backwards is not used, and the forecast says so")
     func backwardsFileIgnored() throws {
         let files = [

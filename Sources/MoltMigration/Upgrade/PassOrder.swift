@@ -26,22 +26,14 @@ public enum PassOrder {
 
     /// The `passes:` lines of a `versions.txt`, each a list of file names in order.
     public static func read(contentsOf url: URL) throws -> [[String]] {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { throw FileErrors.missing(url.path) }
-            throw FileErrors.readFailed(url.path, underlying: error)
-        }
         var lists: [[String]] = []
         var listed: Set<String> = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = line.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (number, content) in try VersionsFile.lines(of: url) {
             guard content.lowercased().hasPrefix(prefix) else { continue }
             let names = content.dropFirst(prefix.count).split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            let location = SourceLocation(file: url.path, line: offset + 1)
+            let location = SourceLocation(file: url.path, line: number)
             guard names.count >= 2, !names.contains(where: \.isEmpty) else {
                 throw MoltError(
                     .fileReadCorruptFile, "a passes line names two or more mapping files, separated by commas",

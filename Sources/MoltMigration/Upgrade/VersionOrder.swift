@@ -35,21 +35,13 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
     /// a name are trimmed. Lines that order passes (``PassOrder``) are not version names; a
     /// file that lists no version is ``automatic``.
     public static func read(contentsOf url: URL) throws -> VersionOrder {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { throw FileErrors.missing(url.path) }
-            throw FileErrors.readFailed(url.path, underlying: error)
-        }
         var names: [String] = []
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = line.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !content.isEmpty, !content.lowercased().hasPrefix(PassOrder.prefix) else { continue }
+        for (number, content) in try VersionsFile.lines(of: url)
+        where !content.lowercased().hasPrefix(PassOrder.prefix) {
             if names.contains(content) {
                 throw MoltError(
                     .fileReadCorruptFile, "the version \"\(content)\" is listed twice",
-                    location: SourceLocation(file: url.path, line: offset + 1))
+                    location: SourceLocation(file: url.path, line: number))
             }
             names.append(content)
         }
