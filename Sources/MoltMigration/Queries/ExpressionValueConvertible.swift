@@ -1,6 +1,6 @@
 public import Foundation
 public import MoltMapping
-public import MoltStore
+internal import MoltStore
 
 /// A Swift value that stands for an ``ExpressionValue``: what predicate arguments, substitution
 /// variables and attribute values in policies may be given as, so a port of Core Data code can
