@@ -125,13 +125,14 @@ final class AssociationTable {
     /// many entity mappings there are (each is looked up through the index by mapping).
     func removeDestinations(_ keys: [Key], mappings: Int) throws {
         guard mappings > 0 else { return }
+        // One lookup of the index per mapping number (IN over its first column).
+        let numbers = (1...mappings).map(String.init).joined(separator: ", ")
         let delete = try statement(
-            "DELETE FROM molt_associations WHERE mapping = ? AND destination_root = ? AND destination_pk = ?")
+            "DELETE FROM molt_associations WHERE mapping IN (\(numbers)) AND destination_root = ? AND destination_pk = ?"
+        )
         for key in keys {
-            for mapping in 1...mappings {
-                try delete.bind([.integer(Int64(mapping)), .integer(Int64(key.root)), .integer(key.primaryKey)])
-                try delete.run()
-            }
+            try delete.bind([.integer(Int64(key.root)), .integer(key.primaryKey)])
+            try delete.run()
         }
     }
 

@@ -55,16 +55,9 @@ extension ObjectWriter {
             }
         }
         for (id, entity, stored) in found {
-            for link in entity.relationships {
-                let name = link.relationship.name
-                guard !(stored.relationships[name]?.objectIDs ?? []).isEmpty else { continue }
-                if link.relationship.deleteRule == .noAction {
-                    if case .joinTable = link.storage { try setToMany(id, name, to: []) }
-                } else if link.relationship.isToMany {
-                    try setToMany(id, name, to: [])
-                } else {
-                    try setToOne(id, name, to: nil)
-                }
+            for link in entity.relationships
+            where !(stored.relationships[link.relationship.name]?.objectIDs ?? []).isEmpty {
+                try unlink(id, link, rule: link.relationship.deleteRule)
             }
         }
         for (id, entity, _) in found {
@@ -75,5 +68,34 @@ extension ObjectWriter {
         }
         deletedCount += found.count
         return found.map(\.id)
+    }
+
+    /// Removes the links of `link` that the deleted object's row does not hold itself (those
+    /// go with the row): the related rows' keys of it (Nullify), a one-to-one partner's key,
+    /// and join rows. With No Action, only join rows, which belong to both sides.
+    private func unlink(_ id: ObjectID, _ link: RelationshipLayout, rule: DeleteRule) throws {
+        let key = SQLiteValue.integer(id.primaryKey)
+        switch link.storage {
+        case .foreignKey:
+            // The link is in this row; a one-to-one partner may keep a key of its own.
+            guard rule != .noAction, let inverse = layout.model.inverse(of: link.relationship), !inverse.isToMany,
+                let inverseLayout = layout.entity(named: link.relationship.destinationEntityName)?.relationship(
+                    named: inverse.name),
+                case .foreignKey(let inverseColumn, let inverseEntityColumn, _) = inverseLayout.storage
+            else { return }
+            try run(
+                "UPDATE \(SQL.identifier(link.destinationTable)) SET \(clearing([inverseColumn, inverseEntityColumn])) WHERE \(SQL.identifier(inverseColumn)) = ?",
+                [key])
+        case .inverseForeignKey(let column, let entityColumn, let orderColumn):
+            guard rule != .noAction else { return }
+            try run(
+                "UPDATE \(SQL.identifier(link.destinationTable)) SET \(clearing([column, entityColumn, orderColumn])) WHERE \(SQL.identifier(column)) = ?",
+                [key])
+        case .joinTable(let table, let own, let other, _, _, let mirrored):
+            try run("DELETE FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(own)) = ?", [key])
+            if mirrored {
+                try run("DELETE FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(other)) = ?", [key])
+            }
+        }
     }
 }
