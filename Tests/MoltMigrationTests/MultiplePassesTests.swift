@@ -109,6 +109,33 @@ struct MultiplePassesTests {
         #expect(try MigrationFixtures.files(folder) == ["Forum.sqlite"])
     }
 
+    @Test("progress runs from 0 to 1 once across the passes, naming each pass")
+    func progressAcrossPasses() throws {
+        let (store, v1, v2) = try setUp()
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var reports: [MigrationProgress] = []
+        }
+        let seen = Seen()
+        var options = MigrationOptions()
+        options.progress = { progress in
+            seen.lock.lock()
+            seen.reports.append(progress)
+            seen.lock.unlock()
+        }
+        try HeavyweightMigration(
+            store: store, source: v1, destination: v2, mappings: try Self.passes(), options: options
+        )
+        .run()
+        let fractions = seen.reports.map(\.fraction)
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "\(seen.reports.map(\.description))")
+        #expect(fractions.last == 1)
+        #expect(seen.reports.contains { $0.pass == .copy && $0.mappingPass == 2 && $0.mappingPasses == 2 })
+        let relateOfFirst = try #require(seen.reports.last { $0.pass == .relate && $0.mappingPass == 1 })
+        #expect(abs(relateOfFirst.fraction - 0.4) < 1e-9, "copy 1, relate 1, copy 2, relate 2, validate")
+        #expect(relateOfFirst.description.hasPrefix("40% relate (pass 1 of 2)"), "\(relateOfFirst)")
+    }
+
     @Test("a failure in pass 2 leaves the store as it was, with nothing beside it")
     func failureInLaterPass() throws {
         let (store, v1, v2) = try setUp()

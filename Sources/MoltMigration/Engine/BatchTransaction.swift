@@ -41,6 +41,8 @@ final class BatchTransaction {
 final class ProgressReporter {
     private let callback: ((MigrationProgress) -> Void)?
     private var lastFraction = -1.0
+    /// The mapping model running, of how many (a step split into passes).
+    var mappingPass = (number: 1, count: 1)
 
     init(_ callback: ((MigrationProgress) -> Void)?) {
         self.callback = callback
@@ -52,7 +54,9 @@ final class ProgressReporter {
     ) {
         pass.reachFaultPoint()
         guard let callback else { return }
-        let progress = MigrationProgress(pass: pass, step: step, completed: completed, total: total, passes: passes)
+        let progress = MigrationProgress(
+            pass: pass, step: step, completed: completed, total: total, passes: passes,
+            mappingPass: mappingPass.number, mappingPasses: mappingPass.count)
         guard force || progress.fraction - lastFraction >= 0.005 else { return }
         lastFraction = progress.fraction
         callback(progress)

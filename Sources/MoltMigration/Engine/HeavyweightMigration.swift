@@ -345,6 +345,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
             var policies: [String: any EntityMigrationPolicy] = [:]
             for (name, type) in policyTypes[index] { policies[name] = type.init() }
             try manager.beginPass(index + 1, mappingModel: mappingModel, policies: policies)
+            progress.mappingPass = (index + 1, mappings.count)
             if mappings.count > 1 {
                 options.logger.info(
                     "pass \(index + 1) of \(mappings.count)",

@@ -37,19 +37,42 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
     public var total: Int
     /// The whole migration, from 0 to 1.
     public var fraction: Double
+    /// Which mapping model runs (from 1) and how many a step split into several has
+    /// (``HeavyweightMigration/mappings``): each runs its own copy and relate, then the
+    /// destination is validated once.
+    public var mappingPass: Int
+    public var mappingPasses: Int
 
-    public init(pass: Pass, step: String?, completed: Int, total: Int, passes: [Pass] = heavyweightPasses) {
+    public init(
+        pass: Pass, step: String?, completed: Int, total: Int, passes: [Pass] = heavyweightPasses,
+        mappingPass: Int = 1, mappingPasses: Int = 1
+    ) {
         self.pass = pass
         self.step = step
         self.completed = completed
         self.total = total
-        let index = Double(passes.firstIndex(of: pass) ?? 0)
+        self.mappingPass = mappingPass
+        self.mappingPasses = mappingPasses
         let within = total > 0 ? min(1, Double(completed) / Double(total)) : 1
-        fraction = (index + within) / Double(max(1, passes.count))
+        if mappingPasses > 1, passes == Self.heavyweightPasses {
+            // copy 1, relate 1, copy 2, relate 2, …, validate: each weighs the same.
+            let slot: Int =
+                switch pass {
+                case .copy: (mappingPass - 1) * 2
+                case .relate: (mappingPass - 1) * 2 + 1
+                default: mappingPasses * 2
+                }
+            fraction = (Double(slot) + within) / Double(mappingPasses * 2 + 1)
+        } else {
+            let index = Double(passes.firstIndex(of: pass) ?? 0)
+            fraction = (index + within) / Double(max(1, passes.count))
+        }
     }
 
     public var description: String {
-        "\(Int((fraction * 100).rounded()))% \(pass.rawValue)\(step.map { " \($0)" } ?? "") \(completed)/\(total)"
+        let of = mappingPasses > 1 && pass != .validate ? " (pass \(mappingPass) of \(mappingPasses))" : ""
+        return
+            "\(Int((fraction * 100).rounded()))% \(pass.rawValue)\(of)\(step.map { " \($0)" } ?? "") \(completed)/\(total)"
     }
 }
 
