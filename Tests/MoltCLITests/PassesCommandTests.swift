@@ -41,6 +41,19 @@ struct PassesCommandTests {
         #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
     }
 
+    @Test("check-mapping checks several files as the passes of one step")
+    func checkPasses() throws {
+        let alone = try Tool.run(["check-mapping", Self.second.path, "--from", Self.bundle, "--to", Self.bundle])
+        #expect(alone.status == 0)
+        #expect(alone.stdout.contains("no entity mapping reads Account"), "\(alone.stdout)")
+        let together = try Tool.run([
+            "check-mapping", Self.first.path, Self.second.path, "--from", Self.bundle, "--to", Self.bundle,
+        ])
+        #expect(together.status == 0, "\(together.stderr)")
+        #expect(!together.stdout.contains("no entity mapping reads"), "\(together.stdout)")
+        #expect(together.stdout.contains("Forum-to-Forum2.2.xml: 0 errors, 0 warnings"), "\(together.stdout)")
+    }
+
     @Test("migrate refuses passes whose files name different versions, before touching the store")
     func migrateMismatchedPasses() throws {
         let store = try forumStore()
