@@ -65,7 +65,7 @@ enum ArchivedNumbers {
             let exponent = try object.integer("NS.exponent"), (-128...127).contains(exponent),
             mantissa.count >= Int(length) * 2
         else { return nil }
-        let bigEndian = (try object.integer("NS.mantissa.bo") ?? 1) == 0
+        let bigEndian = (try object.integer("NS.mantissa.bo") ?? 1) == 2  // Foundation: 1 little-endian, 2 big-endian
         let bytes = Array(mantissa)
         var words: [UInt32] = (0..<Int(length)).map { index in
             let low = UInt32(bytes[index * 2])
