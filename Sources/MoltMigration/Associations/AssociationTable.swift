@@ -14,6 +14,15 @@ final class AssociationTable {
         var root: Int
         var primaryKey: Int64
         var entity: Int
+
+        /// Where the object lives, whatever its entity.
+        var slot: Slot { Slot(root: root, primaryKey: primaryKey) }
+    }
+
+    /// An object's place: its hierarchy and primary key (unique together).
+    struct Slot: Hashable {
+        var root: Int
+        var primaryKey: Int64
     }
 
     private let connection: SQLiteConnection
@@ -93,6 +102,35 @@ final class AssociationTable {
         while try query.step() {
             result.append(
                 Key(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1), entity: Int(query.int64(at: 2))))
+        }
+        return result
+    }
+
+    /// The sources `mapping` made each of `destinations` from, in the order they were
+    /// associated: for a batch of ``destinations(of:after:limit:)``, which are every
+    /// destination of the mapping in their key range, so one range query per hierarchy finds
+    /// them all.
+    func sources(ofBatch destinations: [Key], mapping: Int) throws -> [Slot: [Key]] {
+        var ranges: [Int: (low: Int64, high: Int64)] = [:]
+        for key in destinations {
+            let range = ranges[key.root] ?? (key.primaryKey, key.primaryKey)
+            ranges[key.root] = (min(range.low, key.primaryKey), max(range.high, key.primaryKey))
+        }
+        let wanted = Set(destinations.map(\.slot))
+        let query = try statement(
+            """
+            SELECT destination_root, destination_pk, source_root, source_pk, source_entity FROM molt_associations
+            WHERE mapping = ? AND destination_root = ? AND destination_pk BETWEEN ? AND ? ORDER BY rowid
+            """)
+        var result: [Slot: [Key]] = [:]
+        for (root, range) in ranges {
+            try query.bind([.integer(Int64(mapping)), .integer(Int64(root)), .integer(range.low), .integer(range.high)])
+            while try query.step() {
+                let slot = Slot(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1))
+                guard wanted.contains(slot) else { continue }
+                result[slot, default: []].append(
+                    Key(root: Int(query.int64(at: 2)), primaryKey: query.int64(at: 3), entity: Int(query.int64(at: 4))))
+            }
         }
         return result
     }

@@ -78,10 +78,12 @@ extension MigrationManager {
     }
 
     func sourceIDs(for destination: DestinationObject, mapping: EntityMapping) throws -> [ObjectID] {
-        try associations.sources(
-            of: try key(destination.id, in: self.destination), mapping: try number(of: mapping.name)
-        )
-        .map { try objectID($0, in: source) }
+        let destinationKey = try key(destination.id, in: self.destination)
+        let mappingNumber = try number(of: mapping.name)
+        if let batch = relateBatch, batch.mapping == mappingNumber, let known = batch.sources[destinationKey.slot] {
+            return known
+        }
+        return try associations.sources(of: destinationKey, mapping: mappingNumber).map { try objectID($0, in: source) }
     }
 
     // MARK: Evaluating

@@ -50,6 +50,8 @@ public final class MigrationManager {
     private let cancellation = Cancellation()
     let sqlState = SetBasedState()
     let queryState = QueryState()
+    /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
+    var relateBatch: RelateBatch?
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
@@ -260,6 +262,7 @@ public final class MigrationManager {
     }
 
     func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
+        relateBatch = nil  // what was read ahead no longer tells every source
         try associations.associate(
             mapping: try number(of: mapping), source: try key(source, in: self.source),
             destination: try key(destination, in: self.destination))

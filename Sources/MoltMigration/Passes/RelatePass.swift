@@ -64,6 +64,8 @@ struct RelatePass {
                 let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 after = (last.root, last.primaryKey)
+                try manager.beginRelateBatch(batch, mapping: number)
+                defer { manager.endRelateBatch() }
                 for key in batch {
                     try manager.checkCancelled()
                     let object = DestinationObject(id: try manager.objectID(key, in: manager.destination))

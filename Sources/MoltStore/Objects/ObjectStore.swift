@@ -74,6 +74,14 @@ public final class ObjectStore {
             includingSubentities: includingSubentities, batchSize: batchSize, condition: condition)
     }
 
+    /// A cursor over the objects of `entity` itself (not its sub-entities) whose primary keys
+    /// lie in `keys`, in key order.
+    public func objects(of entity: String, keys: ClosedRange<Int64>, batchSize: Int = 500) throws -> ObjectCursor {
+        try ObjectCursor(
+            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
+            entity: try layout.requireEntity(entity), includingSubentities: false, batchSize: batchSize, keys: keys)
+    }
+
     /// The object with `id`, or nil when there is none.
     public func object(_ id: ObjectID) throws -> StoredObject? {
         let entity = try layout.requireEntity(id.entity)

@@ -1,0 +1,43 @@
+internal import MoltStore
+
+/// Reading ahead for the relate pass: for a batch of destination objects, which source objects
+/// each was made from (one range query of the association table) and those source objects
+/// themselves (one range read per entity when their keys are close together, as they are when
+/// keys are kept), so relating an object asks the store nothing to evaluate its values.
+extension MigrationManager {
+    /// Reads ahead for `batch`, destinations of the entity mapping numbered `mapping`; until
+    /// ``endRelateBatch()``, ``sourceIDs(for:mapping:)`` answers from what was read.
+    func beginRelateBatch(_ batch: [AssociationTable.Key], mapping: Int) throws {
+        let found = try associations.sources(ofBatch: batch, mapping: mapping)
+        var ids: [AssociationTable.Slot: [ObjectID]] = [:]
+        var keysByEntity: [String: [Int64]] = [:]
+        for (slot, keys) in found {
+            let objects = try keys.map { try objectID($0, in: source) }
+            ids[slot] = objects
+            for object in objects { keysByEntity[object.entity, default: []].append(object.primaryKey) }
+        }
+        relateBatch = RelateBatch(mapping: mapping, sources: ids)
+        resolver.capacity = max(resolver.capacity, 4 * batch.count)
+        for (entity, keys) in keysByEntity {
+            guard let low = keys.min(), let high = keys.max() else { continue }
+            // Sparse keys would read many rows for nothing: those objects are read when needed.
+            guard high - low < Int64(keys.count) * 4 + 64 else { continue }
+            let wanted = Set(keys)
+            let cursor = try source.objects(of: entity, keys: low...high, batchSize: Int(high - low + 1))
+            while let objects = try cursor.nextBatch() {
+                for object in objects where wanted.contains(object.id.primaryKey) { resolver.remember(object) }
+            }
+        }
+    }
+
+    /// Forgets what ``beginRelateBatch(_:mapping:)`` read about associations.
+    func endRelateBatch() {
+        relateBatch = nil
+    }
+}
+
+/// What the relate pass read ahead for its current batch: each destination's sources.
+struct RelateBatch {
+    let mapping: Int
+    let sources: [AssociationTable.Slot: [ObjectID]]
+}
