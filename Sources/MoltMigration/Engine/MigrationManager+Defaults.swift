@@ -50,6 +50,8 @@ extension MigrationManager {
             destinationModel.entity(entity, isKindOf: mappedEntity.name)
         else { return }
         let sources = try sourceIDs(for: destination, mapping: mapping)
+        // A destination the mapping made (it has sources) exists: its row need not be looked up.
+        let destinationIsAssociated = !sources.isEmpty
         defer { currentRelationship = nil }
         for (relationship, expression, propertyMapping) in compiled.relationships {
             var collected: [DestinationObject] = []
@@ -63,7 +65,8 @@ extension MigrationManager {
                 if !relationship.isToMany, !collected.isEmpty { break }
             }
             do {
-                try setRelationship(relationship.name, of: destination, to: collected)
+                try setRelationship(
+                    relationship.name, of: destination, to: collected, checkingOwner: !destinationIsAssociated)
             } catch var error as MoltError {
                 error.message =
                     "\(mapping.name): \(destination.id) (from \(sources.map(\.description).joined(separator: ", "))): \(error.message)"

@@ -271,6 +271,14 @@ public final class MigrationManager {
     /// Sets a relationship of a destination object to destination objects: a to-one takes
     /// none or one, a to-many any number (in order, if ordered).
     public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
+        try setRelationship(name, of: object, to: objects, checkingOwner: true)
+    }
+
+    /// ``setRelationship(_:of:to:)``; without `checkingOwner` `object` is known to exist (the
+    /// relate pass's own, from the association table), so its row is not looked up.
+    func setRelationship(
+        _ name: String, of object: DestinationObject, to objects: [DestinationObject], checkingOwner: Bool
+    ) throws {
         let layout = try destination.layout.requireEntity(object.entity)
         guard let link = layout.relationship(named: name) else {
             throw MoltError(.migration, "the destination entity has no relationship \"\(name)\"", entity: object.entity)
@@ -278,14 +286,14 @@ public final class MigrationManager {
         var seen: Set<ObjectID> = []
         let unique = objects.map(\.id).filter { seen.insert($0).inserted }
         if link.relationship.isToMany {
-            try writer.setToMany(object.id, name, to: unique)
+            try writer.setToMany(object.id, name, to: unique, checkingOwner: checkingOwner)
         } else {
             guard unique.count <= 1 else {
                 throw MoltError(
                     .migration, "the to-one relationship was given \(unique.count) objects", entity: object.entity,
                     property: name)
             }
-            try writer.setToOne(object.id, name, to: unique.first)
+            try writer.setToOne(object.id, name, to: unique.first, checkingOwner: checkingOwner)
         }
     }
 

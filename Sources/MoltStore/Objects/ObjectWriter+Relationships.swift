@@ -18,7 +18,14 @@ extension ObjectWriter {
     /// follows: a to-many inverse gains the object (at the end, if ordered); a one-to-one
     /// inverse moves, leaving the old partners with nothing.
     public func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?) throws {
-        let owner = try requireObject(id)
+        try setToOne(id, relationship, to: target, checkingOwner: true)
+    }
+
+    /// ``setToOne(_:_:to:)``; without `checkingOwner` the caller vouches that the object `id`
+    /// exists with the entity its ID names (a migration's object from its association table),
+    /// so its row is not looked up. The target is always checked.
+    package func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?, checkingOwner: Bool) throws {
+        let owner = try checkingOwner ? requireObject(id) : layout.requireEntity(id.entity)
         let link = try requireRelationship(relationship, of: owner)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = link.storage else {
             throw MoltError(
@@ -76,7 +83,14 @@ extension ObjectWriter {
     /// ordered). Links that stay keep their place in the inverse's order; a target whose
     /// to-one inverse pointed elsewhere moves here.
     public func setToMany(_ id: ObjectID, _ relationship: String, to targets: [ObjectID]) throws {
-        let owner = try requireObject(id)
+        try setToMany(id, relationship, to: targets, checkingOwner: true)
+    }
+
+    /// ``setToMany(_:_:to:)``; without `checkingOwner` the caller vouches that the object `id`
+    /// exists with the entity its ID names, so its row is not looked up. Targets are always
+    /// checked.
+    package func setToMany(_ id: ObjectID, _ relationship: String, to targets: [ObjectID], checkingOwner: Bool) throws {
+        let owner = try checkingOwner ? requireObject(id) : layout.requireEntity(id.entity)
         let link = try requireRelationship(relationship, of: owner)
         var seen: Set<ObjectID> = []
         for target in targets {
