@@ -27,6 +27,16 @@ final class AssociationTable {
 
     private let connection: SQLiteConnection
     private var statements: [String: SQLiteStatement] = [:]
+    /// Answers of ``destinations(of:mapping:)`` kept while no association changes: the relate
+    /// pass asks the same question for every object related to a popular one. Bounded (it
+    /// starts over when full), so memory does not grow with the store.
+    private var lookups: [Lookup: [Key]] = [:]
+    static let lookupCapacity = 65_536
+
+    private struct Lookup: Hashable {
+        let source: Slot
+        let mapping: Int?
+    }
 
     init(connection: SQLiteConnection) throws {
         self.connection = connection
@@ -54,6 +64,7 @@ final class AssociationTable {
 
     /// Records that `mapping` made `destination` from `source` (once per pair).
     func associate(mapping: Int, source: Key, destination: Key) throws {
+        if !lookups.isEmpty { lookups.removeAll() }
         // The unique index keeps each pair once.
         let insert = try statement(
             """
@@ -72,6 +83,15 @@ final class AssociationTable {
     /// The destinations made from `source`, by one mapping or (nil) by any, in the order they
     /// were associated.
     func destinations(of source: Key, mapping: Int?) throws -> [Key] {
+        let lookup = Lookup(source: source.slot, mapping: mapping)
+        if let known = lookups[lookup] { return known }
+        let found = try queryDestinations(of: source, mapping: mapping)
+        if lookups.count >= Self.lookupCapacity { lookups.removeAll(keepingCapacity: true) }
+        lookups[lookup] = found
+        return found
+    }
+
+    private func queryDestinations(of source: Key, mapping: Int?) throws -> [Key] {
         let query: SQLiteStatement
         if let mapping {
             query = try statement(
@@ -156,12 +176,14 @@ final class AssociationTable {
 
     /// Forgets every association (a new pass starts with none).
     func removeAll() throws {
+        lookups.removeAll()
         try connection.execute("DELETE FROM molt_associations")
     }
 
     /// Forgets the associations of destination objects that were deleted; `mappings` is how
     /// many entity mappings there are (each is looked up through the index by mapping).
     func removeDestinations(_ keys: [Key], mappings: Int) throws {
+        lookups.removeAll()
         guard mappings > 0 else { return }
         // One lookup of the index per mapping number (IN over its first column).
         let numbers = (1...mappings).map(String.init).joined(separator: ", ")
