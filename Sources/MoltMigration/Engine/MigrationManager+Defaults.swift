@@ -54,6 +54,8 @@ extension MigrationManager {
         let destinationIsAssociated = !sources.isEmpty
         defer { currentRelationship = nil }
         for (relationship, expression, propertyMapping) in compiled.relationships {
+            associatedDestinations = []
+            defer { associatedDestinations = [] }
             var collected: [DestinationObject] = []
             for source in sources {
                 let context = evaluationContext(source: source, destination: destination, relationship: relationship)
@@ -65,8 +67,10 @@ extension MigrationManager {
                 if !relationship.isToMany, !collected.isEmpty { break }
             }
             do {
-                try setRelationship(
-                    relationship.name, of: destination, to: collected, checkingOwner: !destinationIsAssociated)
+                // Objects the association table gave exist: their rows need no looking up.
+                var existing = associatedDestinations
+                if destinationIsAssociated { existing.insert(destination.id) }
+                try setRelationship(relationship.name, of: destination, to: collected, existing: existing)
             } catch var error as MoltError {
                 error.message =
                     "\(mapping.name): \(destination.id) (from \(sources.map(\.description).joined(separator: ", "))): \(error.message)"

@@ -14,11 +14,13 @@ extension MigrationManager: FunctionDispatcher {
         -> [DestinationObject]
     {
         let mapping = try number(of: name)
-        return ofCurrentRelationshipEntity(
+        let found = ofCurrentRelationshipEntity(
             try sources.flatMap { source in
                 try associations.destinations(of: try key(source, in: self.source), mapping: mapping)
                     .map { DestinationObject(id: try objectID($0, in: destination)) }
             })
+        if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
+        return found
     }
 
     /// The destination objects any entity mapping made from `sources` (reached through a
@@ -29,11 +31,13 @@ extension MigrationManager: FunctionDispatcher {
     ) throws
         -> [DestinationObject]
     {
-        ofCurrentRelationshipEntity(
+        let found = ofCurrentRelationshipEntity(
             try sources.flatMap { source in
                 try associations.destinations(of: try key(source, in: self.source), mapping: nil)
                     .map { DestinationObject(id: try objectID($0, in: destination)) }
             })
+        if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
+        return found
     }
 
     /// `objects`, or while a relationship's value is computed, those of its entity.

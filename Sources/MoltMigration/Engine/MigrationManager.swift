@@ -52,6 +52,9 @@ public final class MigrationManager {
     let queryState = QueryState()
     /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
     var relateBatch: RelateBatch?
+    /// Destination objects the association table gave while a relationship value is computed
+    /// (they exist, so setting the relationship need not look their rows up).
+    var associatedDestinations: Set<ObjectID> = []
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
@@ -271,13 +274,13 @@ public final class MigrationManager {
     /// Sets a relationship of a destination object to destination objects: a to-one takes
     /// none or one, a to-many any number (in order, if ordered).
     public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
-        try setRelationship(name, of: object, to: objects, checkingOwner: true)
+        try setRelationship(name, of: object, to: objects, existing: [])
     }
 
-    /// ``setRelationship(_:of:to:)``; without `checkingOwner` `object` is known to exist (the
-    /// relate pass's own, from the association table), so its row is not looked up.
+    /// ``setRelationship(_:of:to:)``; the objects in `existing` are known to exist (the relate
+    /// pass's own, from the association table), so their rows are not looked up.
     func setRelationship(
-        _ name: String, of object: DestinationObject, to objects: [DestinationObject], checkingOwner: Bool
+        _ name: String, of object: DestinationObject, to objects: [DestinationObject], existing: Set<ObjectID>
     ) throws {
         let layout = try destination.layout.requireEntity(object.entity)
         guard let link = layout.relationship(named: name) else {
@@ -286,14 +289,14 @@ public final class MigrationManager {
         var seen: Set<ObjectID> = []
         let unique = objects.map(\.id).filter { seen.insert($0).inserted }
         if link.relationship.isToMany {
-            try writer.setToMany(object.id, name, to: unique, checkingOwner: checkingOwner)
+            try writer.setToMany(object.id, name, to: unique, existing: existing)
         } else {
             guard unique.count <= 1 else {
                 throw MoltError(
                     .migration, "the to-one relationship was given \(unique.count) objects", entity: object.entity,
                     property: name)
             }
-            try writer.setToOne(object.id, name, to: unique.first, checkingOwner: checkingOwner)
+            try writer.setToOne(object.id, name, to: unique.first, existing: existing)
         }
     }
 

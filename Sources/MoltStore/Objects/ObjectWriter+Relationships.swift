@@ -18,21 +18,22 @@ extension ObjectWriter {
     /// follows: a to-many inverse gains the object (at the end, if ordered); a one-to-one
     /// inverse moves, leaving the old partners with nothing.
     public func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?) throws {
-        try setToOne(id, relationship, to: target, checkingOwner: true)
+        try setToOne(id, relationship, to: target, existing: [])
     }
 
-    /// ``setToOne(_:_:to:)``; without `checkingOwner` the caller vouches that the object `id`
-    /// exists with the entity its ID names (a migration's object from its association table),
-    /// so its row is not looked up. The target is always checked.
-    package func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?, checkingOwner: Bool) throws {
-        let owner = try checkingOwner ? requireObject(id) : layout.requireEntity(id.entity)
+    /// ``setToOne(_:_:to:)``; the caller vouches that the objects in `existing` exist with the
+    /// entities their IDs name (a migration's objects, from its association table), so their
+    /// rows are not looked up; the model's rules are checked for every object.
+    package func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?, existing: Set<ObjectID>) throws
+    {
+        let owner = try existing.contains(id) ? layout.requireEntity(id.entity) : requireObject(id)
         let link = try requireRelationship(relationship, of: owner)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = link.storage else {
             throw MoltError(
                 .validation, "the relationship is to-many; give a list of objects", entity: id.entity,
                 property: relationship)
         }
-        if let target { try checkTarget(target, of: link, from: id) }
+        if let target { try checkTarget(target, of: link, from: id, rowExists: existing.contains(target)) }
         let table = SQL.identifier(owner.table)
         let current = try scalar(
             "SELECT \(SQL.identifier(column)) FROM \(table) WHERE \"Z_PK\" = ?", [.integer(id.primaryKey)])?
@@ -83,14 +84,16 @@ extension ObjectWriter {
     /// ordered). Links that stay keep their place in the inverse's order; a target whose
     /// to-one inverse pointed elsewhere moves here.
     public func setToMany(_ id: ObjectID, _ relationship: String, to targets: [ObjectID]) throws {
-        try setToMany(id, relationship, to: targets, checkingOwner: true)
+        try setToMany(id, relationship, to: targets, existing: [])
     }
 
-    /// ``setToMany(_:_:to:)``; without `checkingOwner` the caller vouches that the object `id`
-    /// exists with the entity its ID names, so its row is not looked up. Targets are always
-    /// checked.
-    package func setToMany(_ id: ObjectID, _ relationship: String, to targets: [ObjectID], checkingOwner: Bool) throws {
-        let owner = try checkingOwner ? requireObject(id) : layout.requireEntity(id.entity)
+    /// ``setToMany(_:_:to:)``; the caller vouches that the objects in `existing` exist with the
+    /// entities their IDs name, so their rows are not looked up; the model's rules are checked
+    /// for every object.
+    package func setToMany(
+        _ id: ObjectID, _ relationship: String, to targets: [ObjectID], existing: Set<ObjectID>
+    ) throws {
+        let owner = try existing.contains(id) ? layout.requireEntity(id.entity) : requireObject(id)
         let link = try requireRelationship(relationship, of: owner)
         var seen: Set<ObjectID> = []
         for target in targets {
@@ -98,7 +101,7 @@ extension ObjectWriter {
                 throw MoltError(
                     .validation, "\(target) is listed twice", entity: id.entity, property: relationship)
             }
-            try checkTarget(target, of: link, from: id)
+            try checkTarget(target, of: link, from: id, rowExists: existing.contains(target))
         }
         switch link.storage {
         case .foreignKey:

@@ -239,8 +239,11 @@ public final class ObjectWriter {
         return link
     }
 
-    func checkTarget(_ target: ObjectID, of link: RelationshipLayout, from id: ObjectID) throws {
-        let targetLayout = try requireObject(target)
+    /// Checks that `target` may be a destination of `link` (its table and entity), and unless
+    /// `rowExists`, that its row exists with that entity.
+    func checkTarget(_ target: ObjectID, of link: RelationshipLayout, from id: ObjectID, rowExists: Bool = false) throws
+    {
+        let targetLayout = try rowExists ? layout.requireEntity(target.entity) : requireObject(target)
         guard targetLayout.table == link.destinationTable,
             layout.model.entity(named: target.entity).map({
                 layout.model.entity($0, isKindOf: link.relationship.destinationEntityName)
