@@ -23,6 +23,11 @@ public struct MigrationOptions: Sendable {
     /// relate pass set Core Data's default relationship values in SQL (see `SetBasedRelate`).
     /// The result is the same store; off, every object goes through the passes.
     public var allowsSQLCopy = true
+    /// Let the relate pass write a relationship for a batch of objects at once when their
+    /// policy keeps the default `createRelationships` and the values are Core Data's default
+    /// form (see `MigrationManager.relateBatchByDefault`). The result is the same store; off,
+    /// each object's relationships are written by their own calls.
+    public var allowsBatchedRelationships = true
     /// Called with the text of each SQL statement run on the store being migrated in place
     /// (values bound), in order: an audit of what the migration did.
     public var sqlTrace: (@Sendable (String) -> Void)?
@@ -356,7 +361,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
             try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
             try RelatePass(
                 manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
-                allowsSetBased: options.allowsSQLCopy
+                allowsSetBased: options.allowsSQLCopy, allowsBatches: options.allowsBatchedRelationships
             ).run(report: &report)
             for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
             try manager.writer.finish()

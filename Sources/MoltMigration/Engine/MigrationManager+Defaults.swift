@@ -45,37 +45,67 @@ extension MigrationManager {
     public func createDefaultRelationships(for destination: DestinationObject) throws {
         let mapping = try requireCurrentMapping()
         let compiled = compiledMapping(mapping)
-        guard let mappedEntity = compiled.resolved.destinationEntity,
-            let entity = destinationModel.entity(named: destination.entity),
-            destinationModel.entity(entity, isKindOf: mappedEntity.name)
-        else { return }
+        guard relatesByDefault(destination, compiled) else { return }
         let sources = try sourceIDs(for: destination, mapping: mapping)
-        // A destination the mapping made (it has sources) exists: its row need not be looked up.
-        let destinationIsAssociated = !sources.isEmpty
-        defer { currentRelationship = nil }
         for (relationship, expression, propertyMapping) in compiled.relationships {
-            associatedDestinations = []
-            defer { associatedDestinations = [] }
-            var collected: [DestinationObject] = []
-            for source in sources {
-                let context = evaluationContext(source: source, destination: destination, relationship: relationship)
-                let value = try evaluate(
-                    expression, context, mapping: mapping, object: source, property: relationship.name,
-                    at: propertyMapping)
-                collected += try destinationObjects(
-                    in: value, mapping: mapping, object: source, property: relationship.name)
-                if !relationship.isToMany, !collected.isEmpty { break }
-            }
-            do {
-                // Objects the association table gave exist: their rows need no looking up.
-                var existing = associatedDestinations
-                if destinationIsAssociated { existing.insert(destination.id) }
+            let (collected, existing) = try relationshipValue(
+                relationship, expression, propertyMapping, of: destination, from: sources, mapping: mapping)
+            try withRelationshipContext(mapping, destination, sources, relationship) {
                 try setRelationship(relationship.name, of: destination, to: collected, existing: existing)
-            } catch var error as MoltError {
-                error.message =
-                    "\(mapping.name): \(destination.id) (from \(sources.map(\.description).joined(separator: ", "))): \(error.message)"
-                throw error.about(entity: mapping.name, property: relationship.name)
             }
+        }
+    }
+
+    /// Whether `destination` is of the entity the mapping makes (its relationships are the
+    /// mapping's to set).
+    func relatesByDefault(_ destination: DestinationObject, _ compiled: CompiledMapping) -> Bool {
+        guard let mappedEntity = compiled.resolved.destinationEntity,
+            let entity = destinationModel.entity(named: destination.entity)
+        else { return false }
+        return destinationModel.entity(entity, isKindOf: mappedEntity.name)
+    }
+
+    /// The objects a relationship of `destination` takes from its value expression, evaluated
+    /// for each source object it was made from (a to-many gets the objects of all of them, a
+    /// to-one the first found), and the objects among them (`destination` included) known to
+    /// exist.
+    func relationshipValue(
+        _ relationship: Relationship, _ expression: CompiledExpression, _ propertyMapping: PropertyMapping?,
+        of destination: DestinationObject, from sources: [ObjectID], mapping: EntityMapping
+    ) throws -> (objects: [DestinationObject], existing: Set<ObjectID>) {
+        associatedDestinations = []
+        defer {
+            associatedDestinations = []
+            currentRelationship = nil
+        }
+        var collected: [DestinationObject] = []
+        for source in sources {
+            let context = evaluationContext(source: source, destination: destination, relationship: relationship)
+            let value = try evaluate(
+                expression, context, mapping: mapping, object: source, property: relationship.name,
+                at: propertyMapping)
+            collected += try destinationObjects(
+                in: value, mapping: mapping, object: source, property: relationship.name)
+            if !relationship.isToMany, !collected.isEmpty { break }
+        }
+        // Objects the association table gave exist, and so does a destination the mapping
+        // made (it has sources): their rows need no looking up.
+        var existing = associatedDestinations
+        if !sources.isEmpty { existing.insert(destination.id) }
+        return (collected, existing)
+    }
+
+    /// Runs `body`, its errors naming the mapping, destination object, sources and relationship.
+    func withRelationshipContext(
+        _ mapping: EntityMapping, _ destination: DestinationObject, _ sources: [ObjectID],
+        _ relationship: Relationship, _ body: () throws -> Void
+    ) throws {
+        do {
+            try body()
+        } catch var error as MoltError {
+            error.message =
+                "\(mapping.name): \(destination.id) (from \(sources.map(\.description).joined(separator: ", "))): \(error.message)"
+            throw error.about(entity: mapping.name, property: relationship.name)
         }
     }
 

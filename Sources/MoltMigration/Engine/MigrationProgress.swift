@@ -108,6 +108,9 @@ public struct MigrationReport: Sendable {
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
     /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSQLCopy``).
     public var relatedInSQL: [String] = []
+    /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
+    /// time (see ``MigrationOptions/allowsBatchedRelationships``).
+    public var relatedInBatches: [String] = []
     /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
     /// when the migration built a support folder for it.
     public var externalFiles: Int?

@@ -18,6 +18,8 @@ struct RelatePass {
     let batchSize: Int
     /// Whether mappings may be related in SQL (off: every object goes to its policy).
     let allowsSetBased: Bool
+    /// Whether a mapping's relationships may be written a batch of objects at a time.
+    let allowsBatches: Bool
 
     func run(report: inout MigrationReport) throws {
         let mappings = manager.mappingModel.entityMappings.filter {
@@ -37,38 +39,60 @@ struct RelatePass {
             manager.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             let number = try manager.number(of: mapping.name)
             var after: (root: Int, primaryKey: Int64) = (0, 0)
-            if allowsSetBased, manager.isSourceAttached, let plan = try SetBasedRelate.plan(mapping, manager: manager),
-                let first = try manager.associations.destinations(of: number, after: after, limit: 1).first
-            {
+            // Whether the policy keeps the default `createRelationships`, once asked (asking
+            // relates the first object when it does not).
+            var keepsDefault: Bool?
+            func probe() throws -> Bool {
+                if let keepsDefault { return keepsDefault }
+                guard let first = try manager.associations.destinations(of: number, after: after, limit: 1).first
+                else { return false }
                 let object = DestinationObject(id: try manager.objectID(first, in: manager.destination))
-                if try manager.keepsDefaultRelationships(policy, object: object, mapping: mapping) {
-                    if try manager.runInterruptibly({ try plan.run(manager: manager) }) {
-                        done += totals[mapping.name] ?? 0
-                        report.relatedInSQL.append(mapping.name)
-                        try transaction.step()
-                        progress.report(.relate, mapping.name, done, total)
-                        manager.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
-                        try endRelationshipCreation(mapping, policy)
-                        continue
-                    }
-                    manager.logger.debug(
-                        "relate: object by object (the associations need it)",
-                        metadata: ["molt.mapping": "\(mapping.name)"])
-                } else {
+                let answer = try manager.keepsDefaultRelationships(policy, object: object, mapping: mapping)
+                if !answer {
                     after = (first.root, first.primaryKey)
                     done += 1
                     try transaction.step()
                 }
+                keepsDefault = answer
+                return answer
             }
+            if allowsSetBased, manager.isSourceAttached, let plan = try SetBasedRelate.plan(mapping, manager: manager),
+                try probe()
+            {
+                if try manager.runInterruptibly({ try plan.run(manager: manager) }) {
+                    done += totals[mapping.name] ?? 0
+                    report.relatedInSQL.append(mapping.name)
+                    try transaction.step()
+                    progress.report(.relate, mapping.name, done, total)
+                    manager.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
+                    try endRelationshipCreation(mapping, policy)
+                    continue
+                }
+                manager.logger.debug(
+                    "relate: object by object (the associations need it)",
+                    metadata: ["molt.mapping": "\(mapping.name)"])
+            }
+            // With the default `createRelationships`, relationships are written a batch at a time.
+            var batched = allowsBatches ? manager.batchedRelatePlan(mapping) : nil
+            if batched != nil, try !probe() { batched = nil }
+            if batched != nil { report.relatedInBatches.append(mapping.name) }
             while true {
                 let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 after = (last.root, last.primaryKey)
                 try manager.beginRelateBatch(batch, mapping: number)
                 defer { manager.endRelateBatch() }
-                for key in batch {
+                let objects = try batch.map { DestinationObject(id: try manager.objectID($0, in: manager.destination)) }
+                if let batched {
+                    try manager.relateBatchByDefault(objects, mapping: mapping, plan: batched) {
+                        done += 1
+                        try transaction.step()
+                        progress.report(.relate, mapping.name, done, total)
+                    }
+                    continue
+                }
+                for object in objects {
                     try manager.checkCancelled()
-                    let object = DestinationObject(id: try manager.objectID(key, in: manager.destination))
                     try PolicyCall.run(mapping, "createRelationships", object: object.id) {
                         try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
                     }

@@ -290,8 +290,11 @@ public final class ObjectWriter {
             present.map(\.1) + [.integer(key)])
     }
 
+    /// Counts a statement run without ``run(_:_:counting:)``.
+    func countStatement() { statementCount += 1 }
+
     /// The compiled form of `sql`, kept for the next time.
-    private func prepared(_ sql: String) throws -> SQLiteStatement {
+    func prepared(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let statement = try connection.prepare(sql)
         statements[sql] = statement

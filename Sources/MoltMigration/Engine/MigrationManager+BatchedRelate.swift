@@ -1,0 +1,104 @@
+import MoltCore
+import MoltMapping
+import MoltModel
+import MoltStore
+
+/// Which relationships of an entity mapping the relate pass may write a batch at a time
+/// (``MigrationManager/relateBatchByDefault(_:mapping:plan:each:)``).
+struct BatchedRelatePlan {
+    /// Relationships written per batch; the others are set object by object.
+    let batched: Set<String>
+}
+
+/// The relate pass for a batch of destination objects whose policy keeps the default
+/// `createRelationships`: each object's relationship values are computed in turn, as the
+/// default does, and the relationships are then written one relationship at a time for the
+/// whole batch (``ObjectWriter/setLinks(_:_:)``), leaving the store as the object-by-object
+/// calls would.
+///
+/// Computing every value of a batch before writing any is only the same when computing a value
+/// reads nothing the writes change: so every relationship value must be Core Data's default
+/// form (``CanonicalRelationshipValue``: the source object's relationship, mapped through the
+/// association table), which reads the source store and the associations only. And two
+/// relationships of one mapping that are each other's inverse write the same links, so their
+/// order counts: such mappings are related object by object.
+extension MigrationManager {
+    /// The plan for `mapping`, or nil when its relationships must be set object by object.
+    func batchedRelatePlan(_ mapping: EntityMapping) -> BatchedRelatePlan? {
+        let compiled = compiledMapping(mapping)
+        guard let entity = compiled.resolved.destinationEntity, !compiled.relationships.isEmpty else { return nil }
+        for property in compiled.resolved.relationships {
+            guard case .expression(let expression) = property.value else { continue }
+            if CanonicalRelationshipValue(expression) == nil { return nil }
+        }
+        let names = Set(compiled.relationships.map(\.relationship.name))
+        for (relationship, _, _) in compiled.relationships {
+            if let inverse = destinationModel.inverse(of: relationship), names.contains(inverse.name),
+                sharesHierarchy(relationship.destinationEntityName, entity.name)
+            {
+                return nil
+            }
+        }
+        let batched = names.filter { writer.canSetLinksInBatches($0, of: entity.name) }
+        return batched.isEmpty ? nil : BatchedRelatePlan(batched: batched)
+    }
+
+    /// Sets the default relationships of `objects` (destination objects `mapping` made, in the
+    /// relate pass's order); `each` is called after each object's values are known.
+    func relateBatchByDefault(
+        _ objects: [DestinationObject], mapping: EntityMapping, plan: BatchedRelatePlan, each: () throws -> Void
+    ) throws {
+        let compiled = compiledMapping(mapping)
+        var assignments: [String: [LinkAssignment]] = [:]
+        for object in objects {
+            try checkCancelled()
+            try PolicyCall.run(mapping, "createRelationships", object: object.id) {
+                guard relatesByDefault(object, compiled) else { return }
+                let sources = try sourceIDs(for: object, mapping: mapping)
+                for (relationship, expression, propertyMapping) in compiled.relationships {
+                    let (collected, existing) = try relationshipValue(
+                        relationship, expression, propertyMapping, of: object, from: sources, mapping: mapping)
+                    try withRelationshipContext(mapping, object, sources, relationship) {
+                        guard plan.batched.contains(relationship.name) else {
+                            try setRelationship(relationship.name, of: object, to: collected, existing: existing)
+                            return
+                        }
+                        var seen: Set<ObjectID> = []
+                        let targets = collected.map(\.id).filter { seen.insert($0).inserted }
+                        if !relationship.isToMany, targets.count > 1 {
+                            throw MoltError(
+                                .migration, "the to-one relationship was given \(targets.count) objects",
+                                entity: object.entity, property: relationship.name)
+                        }
+                        try writer.checkLinks(object.id, relationship.name, to: targets, existing: existing)
+                        assignments[relationship.name, default: []].append(
+                            LinkAssignment(owner: object.id, targets: targets))
+                    }
+                }
+            }
+            try each()
+        }
+        for (relationship, _, _) in compiled.relationships {
+            guard let batch = assignments[relationship.name] else { continue }
+            do {
+                try writer.setLinks(relationship.name, batch)
+            } catch var error as MoltError {
+                error.message = "\(mapping.name): \(relationship.name): \(error.message)"
+                throw error.about(entity: mapping.name, property: relationship.name)
+            }
+        }
+    }
+
+    /// Whether two entities of the destination model have the same root.
+    private func sharesHierarchy(_ first: String, _ second: String) -> Bool {
+        func root(_ name: String) -> String {
+            var current = name
+            var seen: Set<String> = []
+            while seen.insert(current).inserted, let parent = destinationModel.entity(named: current)?.parentName {
+                current = parent
+            }
+            return current
+        }
+        return root(first) == root(second)
+    }
+}

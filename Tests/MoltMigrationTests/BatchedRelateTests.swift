@@ -1,0 +1,266 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltMigration
+import MoltModel
+import MoltSQLite
+import MoltStore
+import MoltTestSupport
+import Testing
+
+/// A policy with its own `createRelationships` doing the default work, counting its calls.
+final class CountingRelationshipsTestPolicy: EntityMigrationPolicy {
+    static var policyName: String { "CountingRelationshipsTestPolicy" }
+    nonisolated(unsafe) static var calls = 0
+    static let lock = NSLock()
+    init() {}
+
+    func createRelationships(
+        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        Self.lock.lock()
+        Self.calls += 1
+        Self.lock.unlock()
+        try manager.createDefaultRelationships(for: destination)
+    }
+}
+
+/// The relate pass writing a relationship for a batch of objects at once leaves every row of
+/// the store, order positions included, as writing each object's relationships in turn does.
+@Suite("Relationships written a batch at a time")
+struct BatchedRelateTests {
+    init() {
+        PolicyRegistry.register([KeepsDefaultsTestPolicy.self, CountingRelationshipsTestPolicy.self])
+    }
+
+    /// Every row of every table but the metadata, in a fixed order.
+    static func rows(_ url: URL) throws -> String {
+        let store = try SQLiteStore(at: url, readOnly: true)
+        let connection = store.connection
+        let tables = try connection.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE') ORDER BY name"
+        ).compactMap(\.first?.textValue)
+        var lines: [String] = []
+        for table in tables {
+            let count = try connection.rows("SELECT * FROM \(SQL.identifier(table)) LIMIT 1").first?.count ?? 0
+            let order = count == 0 ? "" : " ORDER BY " + (1...count).map(String.init).joined(separator: ", ")
+            lines.append("[\(table)]")
+            for row in try connection.rows("SELECT * FROM \(SQL.identifier(table))\(order)") {
+                lines.append(row.map { "\($0)" }.joined(separator: " | "))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Migrates copies of `original` object by object, with and without batches, and compares
+    /// every row; returns the batched run's report (nil when both failed alike).
+    static func compare(
+        _ original: URL, in folder: TemporaryDirectory, source: ObjectModel, destination: ObjectModel,
+        mapping: MappingModel, batchSize: Int, label: String
+    ) throws -> MigrationReport? {
+        let plain = try folder.copy(original, as: "Plain-\(batchSize).sqlite")
+        let batched = try folder.copy(original, as: "Batched-\(batchSize).sqlite")
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        options.batchSize = batchSize
+        var plainOptions = options
+        plainOptions.allowsBatchedRelationships = false
+        let plainResult = Result {
+            try HeavyweightMigration(
+                store: plain, source: source, destination: destination, mapping: mapping, options: plainOptions
+            ).run()
+        }
+        let batchedResult = Result {
+            try HeavyweightMigration(
+                store: batched, source: source, destination: destination, mapping: mapping, options: options
+            ).run()
+        }
+        switch (plainResult, batchedResult) {
+        case (.success(let plainReport), .success(let report)):
+            #expect(plainReport.relatedInBatches.isEmpty)
+            let expected = try rows(plain)
+            let actual = try rows(batched)
+            #expect(actual == expected, "\(label): batches of \(batchSize) differ from object by object")
+            if actual != expected { try InPlaceEquivalenceTests.describeDifference(expected, actual) }
+            return report
+        case (.failure(let plainError), .failure(let error)):
+            #expect("\(error)" == "\(plainError)", "\(label): the errors differ")
+            #expect(try rows(batched) == rows(original), "\(label): the failed migration changed the store")
+            return nil
+        case (.success, .failure(let error)):
+            Issue.record("\(label): only the batched relate failed: \(error)")
+        case (.failure(let error), .success):
+            Issue.record("\(label): only the batched relate succeeded: \(error)")
+        }
+        return nil
+    }
+
+    @Test("same rows as object by object, for every inference rule", arguments: InferenceCases.inferable)
+    func everyInferenceRule(_ inferenceCase: InferenceCase) throws {
+        let (source, destination) = try inferenceCase.models()
+        let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        for mapping in [inferred, SetBasedRelateTests.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)] {
+            for seeder in InPlaceEquivalenceTests.seeders {
+                let folder = TemporaryDirectory("molt-batched")
+                defer { withExtendedLifetime(folder) {} }
+                let original = folder.path("Store.sqlite")
+                _ = try ObjectStore.create(at: original, model: source) { try seeder.fill($0) }
+                for batchSize in [3, 500] {
+                    _ = try Self.compare(
+                        original, in: folder, source: source, destination: destination, mapping: mapping,
+                        batchSize: batchSize, label: "\(inferenceCase.name), seed \(seeder.seed)")
+                }
+            }
+        }
+    }
+
+    // MARK: Claims that cross within a batch
+
+    /// Authors and books; in the new version an author *leads* books (an ordered to-many whose
+    /// inverse is a book's `lead`), and an author's books are ordered on the author's side.
+    static let sourceModel = """
+        <entity name="Author" representedClassName="Author" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/>
+            <relationship name="edited" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="editor" inverseEntity="Book"/>
+        </entity>
+        <entity name="Book" representedClassName="Book" syncable="YES">
+            <attribute name="title" attributeType="String"/>
+            <relationship name="authors" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+            <relationship name="editor" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="edited" inverseEntity="Author"/>
+        </entity>
+        """
+
+    static let destinationModel = """
+        <entity name="Author" representedClassName="Author" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/>
+            <relationship name="led" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="lead" inverseEntity="Book"/>
+        </entity>
+        <entity name="Book" representedClassName="Book" syncable="YES">
+            <attribute name="title" attributeType="String"/>
+            <relationship name="authors" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+            <relationship name="lead" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="led" inverseEntity="Author"/>
+        </entity>
+        """
+
+    /// Each author leads every book it wrote (so a book with several authors is claimed by each
+    /// in turn, the last keeping it), then each book's lead becomes its editor (moving it to the
+    /// end of the editor's list, past the books moved there before it).
+    static func mapping(bookLead: String = "$source.editor") -> String {
+        """
+        <mapping-model format="1" source-model="V1" destination-model="V2">
+            <entity-mapping name="AuthorToAuthor" type="transform" source="Author" destination="Author" policy="KeepsDefaultsTestPolicy">
+                <relationship name="led" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)'/>
+            </entity-mapping>
+            <entity-mapping name="BookToBook" type="transform" source="Book" destination="Book" policy="KeepsDefaultsTestPolicy">
+                <relationship name="lead" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", \(bookLead))'/>
+            </entity-mapping>
+        </mapping-model>
+        """
+    }
+
+    /// `authors` authors and `books` books, each book by one to three authors, most with an editor.
+    static func seed(_ url: URL, model: ObjectModel, authors: Int, books: Int) throws {
+        _ = try ObjectStore.create(at: url, model: model) { writer in
+            var random = SplitMix(seed: 11)
+            let people = try (0..<authors).map {
+                try writer.insert("Author", attributes: ["name": .string("Author \($0)")])
+            }
+            for index in 0..<books {
+                let book = try writer.insert("Book", attributes: ["title": .string("Book \(index)")])
+                var chosen: [ObjectID] = []
+                for _ in 0..<(1 + Int(random.next() % 3)) {
+                    let author = people[random.next(below: authors)]
+                    if !chosen.contains(author) { chosen.append(author) }
+                }
+                try writer.setToMany(book, "authors", to: chosen)
+                if random.next() % 5 != 0 {
+                    try writer.setToOne(book, "editor", to: people[random.next(below: authors)])
+                }
+            }
+        }
+    }
+
+    @Test("targets claimed by several owners of a batch, and owners moved to the end of ordered lists")
+    func crossingClaims() throws {
+        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
+        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: Self.mapping())
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        try Self.seed(original, model: source, authors: 23, books: 700)
+        for batchSize in [1, 4, 97, 500] {
+            let report = try #require(
+                try Self.compare(
+                    original, in: folder, source: source, destination: destination, mapping: mapping,
+                    batchSize: batchSize, label: "crossing claims"))
+            #expect(Set(report.relatedInBatches) == ["AuthorToAuthor", "BookToBook"], "\(report.relatedInBatches)")
+        }
+        // The claims did cross: some book is led by an author who did not write it last.
+        let migrated = folder.path("Batched-97.sqlite")
+        let store = try ObjectStore(store: SQLiteStore(at: migrated, readOnly: true), model: destination)
+        var books: [StoredObject] = []
+        let cursor = try store.objects(of: "Book")
+        while let batch = try cursor.nextBatch() { books += batch }
+        #expect(
+            books.contains { book in
+                guard case .toOne(let lead?)? = book.relationships["lead"],
+                    case .toMany(let authors)? = book.relationships["authors"]
+                else { return false }
+                return !authors.contains(lead)
+            })
+    }
+
+    @Test("a to-one given several objects fails alike, naming the object, and leaves the store")
+    func toOneGivenSeveral() throws {
+        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
+        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: Self.mapping(bookLead: "$source.authors"))
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        try Self.seed(original, model: source, authors: 5, books: 40)
+        let report = try Self.compare(
+            original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 16,
+            label: "to-one given several")
+        #expect(report == nil, "the migration should have failed")
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        #expect {
+            try HeavyweightMigration(
+                store: try folder.copy(original, as: "Again.sqlite"), source: source, destination: destination,
+                mapping: mapping, options: options
+            ).run()
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("BookToBook") && message.contains("lead")
+                && message.contains("the to-one relationship was given")
+        }
+    }
+
+    @Test("a policy with its own createRelationships is still called for every object")
+    func ownRelationships() throws {
+        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
+        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
+        let text = Self.mapping().replacingOccurrences(
+            of: "KeepsDefaultsTestPolicy", with: CountingRelationshipsTestPolicy.policyName)
+        let mapping = try MigrationFixtures.mapping(text: text)
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        try Self.seed(original, model: source, authors: 9, books: 60)
+        CountingRelationshipsTestPolicy.lock.lock()
+        CountingRelationshipsTestPolicy.calls = 0
+        CountingRelationshipsTestPolicy.lock.unlock()
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        let report = try HeavyweightMigration(
+            store: try folder.copy(original, as: "Own.sqlite"), source: source, destination: destination,
+            mapping: mapping, options: options
+        ).run()
+        CountingRelationshipsTestPolicy.lock.lock()
+        let calls = CountingRelationshipsTestPolicy.calls
+        CountingRelationshipsTestPolicy.lock.unlock()
+        #expect(report.relatedInBatches.isEmpty)
+        #expect(calls == 69)
+    }
+}
