@@ -19,6 +19,9 @@ enum BenchModels {
         case addColumn = "AddColumn"
         /// `note` renamed `remark` (renaming identifier).
         case rename = "Rename"
+        /// Every attribute the same, and a Record's tags and a Tag's owned Records ordered (the
+        /// object path's relate pass keeps order positions on both kinds of storage).
+        case ordered = "Ordered"
         /// `ratio` removed: the table is rebuilt (`INSERT … SELECT` into a new table).
         case rebuild = "Rebuild"
     }
@@ -52,6 +55,7 @@ enum BenchModels {
             version == .rebuild
             ? ""
             : #"<attribute name="ratio" optional="YES" attributeType="Float" defaultValueString="0.0" usesScalarValueType="YES"/>"#
+        let ordered = version == .ordered ? #" ordered="YES""# : ""
         var extra = ""
         switch version {
         case .transform, .lookup:
@@ -77,11 +81,11 @@ enum BenchModels {
                     \(ratio)
                     \(extra)
                     <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag" inverseName="owned" inverseEntity="Tag"/>
-                    <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="records" inverseEntity="Tag"/>
+                    <relationship name="tags" optional="YES" toMany="YES"\(ordered) deletionRule="Nullify" destinationEntity="Tag" inverseName="records" inverseEntity="Tag"/>
                 </entity>
                 <entity name="Tag" representedClassName="Tag" syncable="YES"\(modifier)>
                     <attribute name="label" attributeType="String"/>
-                    <relationship name="owned" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>
+                    <relationship name="owned" optional="YES" toMany="YES"\(ordered) deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>
                     <relationship name="records" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="tags" inverseEntity="Record"/>
                     \(version == .lookup ? #"<fetchIndex name="byLabel"><fetchIndexElement property="label" type="Binary" order="ascending"/></fetchIndex>"# : "")
                 </entity>

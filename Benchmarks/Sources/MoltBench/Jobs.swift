@@ -19,7 +19,7 @@ struct JobResult: Codable {
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
 enum Jobs {
     static let names = [
-        "molt-copy", "molt-copy-objects", "raw-copy", "molt-transform", "loop-transform",
+        "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "molt-transform", "loop-transform",
         "molt-fetch", "molt-delete", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
     ]
 
@@ -30,6 +30,11 @@ enum Jobs {
             let destination = try BenchModels.load("Copy", from: models)
             var options = MigrationOptions()
             options.allowsSQLCopy = name == "molt-copy"
+            return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
+        case "molt-ordered":
+            let destination = try BenchModels.load("Ordered", from: models)
+            var options = MigrationOptions()
+            options.allowsSQLCopy = false
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "raw-copy":
             let destination = try BenchModels.load("Copy", from: models)

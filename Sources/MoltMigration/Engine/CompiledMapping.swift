@@ -13,9 +13,23 @@ struct CompiledMapping {
     let resolved: ResolvedEntityMapping
     let attributes: [(name: String, value: Value)]
     let relationships: [(relationship: Relationship, expression: CompiledExpression, mapping: PropertyMapping?)]
+    /// For each attribute, in order: the source attribute its value is when the expression is
+    /// just `$source.<attribute>` of a stored attribute (read from the object without
+    /// evaluating), else nil.
+    let sourceAttributes: [String?]
 
-    init(resolved: ResolvedEntityMapping) {
+    init(resolved: ResolvedEntityMapping, sourceModel: ObjectModel) {
         self.resolved = resolved
+        let stored = Set(
+            resolved.sourceEntity.map { sourceModel.allAttributes(of: $0).filter { !$0.isTransient }.map(\.name) } ?? []
+        )
+        sourceAttributes = resolved.attributes.map { property in
+            guard case .expression(let expression) = property.value,
+                case .keyPath(let base?, let components) = expression.kind, components.count == 1,
+                case .variable("source") = base.kind, stored.contains(components[0])
+            else { return nil }
+            return components[0]
+        }
         attributes = resolved.attributes.map { property in
             switch property.value {
             case .expression(let expression):

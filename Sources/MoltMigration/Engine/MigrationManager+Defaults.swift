@@ -15,13 +15,20 @@ extension MigrationManager {
             throw MoltError(.migration, "the entity mapping has no destination entity", entity: mapping.name)
         }
         let compiled = compiledMapping(mapping)
-        let context = evaluationContext(source: source.id)
+        var context: EvaluationContext?
         var values: [String: ExpressionValue] = [:]
-        for (name, value) in compiled.attributes {
+        for (index, (name, value)) in compiled.attributes.enumerated() {
             switch value {
             case .expression(let expression, let propertyMapping):
+                // `$source.<attribute>`: the value read, as evaluating the key path gives it.
+                if let key = compiled.sourceAttributes[index] {
+                    values[name] = ExpressionValue(source.stored.attributes[key])
+                    continue
+                }
+                let made = context ?? evaluationContext(source: source.id)
+                context = made
                 values[name] = try evaluate(
-                    expression, context, mapping: mapping, object: source.id, property: name, at: propertyMapping)
+                    expression, made, mapping: mapping, object: source.id, property: name, at: propertyMapping)
             case .modelDefault:
                 continue
             case .noValue:

@@ -31,7 +31,12 @@ public final class MigrationManager {
     public let logger: Logger
 
     /// The entity mapping being run.
-    public private(set) var currentEntityMapping: EntityMapping?
+    public private(set) var currentEntityMapping: EntityMapping? {
+        didSet { mappingVariables = nil }
+    }
+    /// The expression variables of the current mapping (its user info and the function
+    /// targets), made once per mapping.
+    private var mappingVariables: [String: ExpressionValue]?
     /// The time `now()` stands for during the whole migration.
     public let startDate: Date
 
@@ -146,7 +151,7 @@ public final class MigrationManager {
     /// The mapping's values, resolved and compiled once.
     func compiledMapping(_ mapping: EntityMapping) -> CompiledMapping {
         if let existing = compiled[mapping.name] { return existing }
-        let made = CompiledMapping(resolved: resolverModel.resolve(mapping))
+        let made = CompiledMapping(resolved: resolverModel.resolve(mapping), sourceModel: source.model)
         compiled[mapping.name] = made
         return made
     }
@@ -211,7 +216,10 @@ public final class MigrationManager {
 
     /// Variables for expressions of the current mapping: its user info and the targets.
     func variables() -> [String: ExpressionValue] {
-        EvaluationContext.variables(userInfo: mappingUserInfo)
+        if let mappingVariables { return mappingVariables }
+        let made = EvaluationContext.variables(userInfo: mappingUserInfo)
+        mappingVariables = made
+        return made
     }
 
     // MARK: Making destination objects
@@ -226,14 +234,15 @@ public final class MigrationManager {
         -> DestinationObject
     {
         let layout = try destination.layout.requireEntity(entity)
+        let defaults = try writer.defaultValues(of: entity)
         var values: [String: AttributeValue] = [:]
-        for column in layout.attributes {
+        for (index, column) in layout.attributes.enumerated() {
             let attribute = column.attribute
             if let given = attributes[attribute.name] {
                 if let converted = try AttributeAssignment.convert(given, to: attribute) {
                     values[attribute.name] = converted
                 }
-            } else if let fallback = AttributeValue(defaultOf: attribute) {
+            } else if let fallback = defaults[index] {
                 values[attribute.name] = fallback
             }
         }

@@ -34,6 +34,7 @@ public final class ObjectWriter {
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
+    private var insertPlans: [String: InsertPlan] = [:]
     /// Statements of single-object reads (``object(_:)``), kept between reads.
     private let singleReads = StatementCache()
 
@@ -63,34 +64,43 @@ public final class ObjectWriter {
         _ entity: String, attributes: [String: AttributeValue] = [:], primaryKey: Int64? = nil,
         preferredKey: Int64? = nil, applyingDefaults: Bool = true
     ) throws -> ObjectID {
-        let entityLayout = try layout.requireEntity(entity)
+        let plan = try insertPlan(for: entity)
+        let entityLayout = plan.layout
         guard !entityLayout.isAbstract else {
             throw MoltError(
                 .validation, "the entity is abstract; insert objects of one of its sub-entities", entity: entity)
         }
-        var values: [String: AttributeValue] = [:]
-        for (name, value) in attributes {
-            guard let column = entityLayout.attribute(named: name) else {
-                throw unknownProperty(name, in: entityLayout)
-            }
-            try check(value, fits: column.attribute, entity: entity)
-            values[name] = value
+        // Each column's value, in the table's order: given, else the model's default.
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(entityLayout.attributes.count)
+        var explicit: [Bool] = []
+        explicit.reserveCapacity(entityLayout.attributes.count)
+        for (index, column) in entityLayout.attributes.enumerated() {
+            let value = attributes[column.attribute.name]
+            explicit.append(value != nil)
+            values.append(value ?? (applyingDefaults ? plan.defaults[index] : nil))
         }
-        if applyingDefaults {
-            for column in entityLayout.attributes where values[column.attribute.name] == nil {
-                if let value = AttributeValue(defaultOf: column.attribute) { values[column.attribute.name] = value }
+        let given = explicit.lazy.filter { $0 }.count
+        if given != attributes.count,
+            let name = attributes.keys.sorted().first(where: { entityLayout.attribute(named: $0) == nil })
+        {
+            throw unknownProperty(name, in: entityLayout)
+        }
+        for (index, column) in entityLayout.attributes.enumerated() {
+            if explicit[index], let value = values[index] {
+                try check(value, fits: column.attribute, entity: entity)
             }
         }
         let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
-        let columns = entityLayout.attributes.map(\.column)
-        let sql =
-            "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
-        for column in entityLayout.attributes {
-            bindings.append(try stored(values[column.attribute.name], for: column.attribute, entity: entity))
+        bindings.reserveCapacity(3 + values.count)
+        for (index, column) in entityLayout.attributes.enumerated() {
+            bindings.append(try stored(values[index], for: column.attribute, entity: entity))
         }
         do {
-            try run(sql, bindings)
+            try plan.statement.bind(bindings)
+            try plan.statement.run()
+            statementCount += 1
         } catch let error as SQLiteError where error.code.primary == .constraint {
             throw MoltError(
                 .validation, "the primary key \(key) is already used in \(entityLayout.table)", entity: entity,
@@ -98,6 +108,28 @@ public final class ObjectWriter {
         }
         insertedCount += 1
         return ObjectID(entity: entity, primaryKey: key)
+    }
+
+    /// The model's default value of each attribute of `entity`, in its layout's order (nil for
+    /// none).
+    package func defaultValues(of entity: String) throws -> [AttributeValue?] {
+        try insertPlan(for: entity).defaults
+    }
+
+    /// What inserting an object of `entity` needs, made on first use: its layout, the
+    /// compiled `INSERT` and the attributes' default values.
+    private func insertPlan(for entity: String) throws -> InsertPlan {
+        if let known = insertPlans[entity] { return known }
+        let entityLayout = try layout.requireEntity(entity)
+        let columns = entityLayout.attributes.map(\.column)
+        let statement = try connection.prepare(
+            "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
+        )
+        let plan = InsertPlan(
+            layout: entityLayout, statement: statement,
+            defaults: entityLayout.attributes.map { AttributeValue(defaultOf: $0.attribute) })
+        insertPlans[entity] = plan
+        return plan
     }
 
     /// Sets attribute values of an existing object (nil values make the attribute NULL) and
@@ -328,6 +360,19 @@ public final class ObjectWriter {
         try statement.bind(bindings)
         try statement.run()
         if counting { statementCount += 1 }
+    }
+}
+
+/// An entity's layout, compiled `INSERT` and default values (``ObjectWriter/insert(_:attributes:primaryKey:preferredKey:applyingDefaults:)``).
+private final class InsertPlan {
+    let layout: EntityLayout
+    let statement: SQLiteStatement
+    let defaults: [AttributeValue?]
+
+    init(layout: EntityLayout, statement: SQLiteStatement, defaults: [AttributeValue?]) {
+        self.layout = layout
+        self.statement = statement
+        self.defaults = defaults
     }
 }
 
