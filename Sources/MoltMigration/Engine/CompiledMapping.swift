@@ -13,6 +13,9 @@ struct CompiledMapping {
     let resolved: ResolvedEntityMapping
     let attributes: [(name: String, value: Value)]
     let relationships: [(relationship: Relationship, expression: CompiledExpression, mapping: PropertyMapping?)]
+    /// For each relationship, in order: its value's parts when it is Core Data's default form
+    /// (computed without evaluating), else nil.
+    let canonicalRelationships: [CanonicalRelationshipValue?]
     /// For each attribute, in order: the source attribute its value is when the expression is
     /// just `$source.<attribute>` of a stored attribute (read from the object without
     /// evaluating), else nil.
@@ -39,6 +42,7 @@ struct CompiledMapping {
             }
         }
         var relationships: [(Relationship, CompiledExpression, PropertyMapping?)] = []
+        var canonical: [CanonicalRelationshipValue?] = []
         if let entity = resolved.destinationEntity {
             for property in resolved.relationships {
                 guard case .expression(let expression) = property.value,
@@ -46,9 +50,11 @@ struct CompiledMapping {
                         ?? resolved.destinationRelationship(named: property.name)
                 else { continue }
                 relationships.append((relationship, ExpressionCompiler.compile(expression), property.mapping))
+                canonical.append(CanonicalRelationshipValue(expression))
             }
         }
         self.relationships = relationships
+        canonicalRelationships = canonical
     }
 }
 

@@ -55,9 +55,10 @@ extension MigrationManager {
             try PolicyCall.run(mapping, "createRelationships", object: object.id) {
                 guard relatesByDefault(object, compiled) else { return }
                 let sources = try sourceIDs(for: object, mapping: mapping)
-                for (relationship, expression, propertyMapping) in compiled.relationships {
+                for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated() {
                     let (collected, existing) = try relationshipValue(
-                        relationship, expression, propertyMapping, of: object, from: sources, mapping: mapping)
+                        relationship, expression, propertyMapping, canonical: compiled.canonicalRelationships[index],
+                        of: object, from: sources, mapping: mapping)
                     try withRelationshipContext(mapping, object, sources, relationship) {
                         guard plan.batched.contains(relationship.name) else {
                             try setRelationship(relationship.name, of: object, to: collected, existing: existing)

@@ -54,9 +54,10 @@ extension MigrationManager {
         let compiled = compiledMapping(mapping)
         guard relatesByDefault(destination, compiled) else { return }
         let sources = try sourceIDs(for: destination, mapping: mapping)
-        for (relationship, expression, propertyMapping) in compiled.relationships {
+        for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated() {
             let (collected, existing) = try relationshipValue(
-                relationship, expression, propertyMapping, of: destination, from: sources, mapping: mapping)
+                relationship, expression, propertyMapping, canonical: compiled.canonicalRelationships[index],
+                of: destination, from: sources, mapping: mapping)
             try withRelationshipContext(mapping, destination, sources, relationship) {
                 try setRelationship(relationship.name, of: destination, to: collected, existing: existing)
             }
@@ -78,7 +79,8 @@ extension MigrationManager {
     /// exist.
     func relationshipValue(
         _ relationship: Relationship, _ expression: CompiledExpression, _ propertyMapping: PropertyMapping?,
-        of destination: DestinationObject, from sources: [ObjectID], mapping: EntityMapping
+        canonical: CanonicalRelationshipValue?, of destination: DestinationObject, from sources: [ObjectID],
+        mapping: EntityMapping
     ) throws -> (objects: [DestinationObject], existing: Set<ObjectID>) {
         associatedDestinations = []
         defer {
@@ -87,6 +89,11 @@ extension MigrationManager {
         }
         var collected: [DestinationObject] = []
         for source in sources {
+            if let canonical, let found = try canonicalValue(canonical, of: source, relationship: relationship) {
+                collected += found
+                if !relationship.isToMany, !collected.isEmpty { break }
+                continue
+            }
             let context = evaluationContext(source: source, destination: destination, relationship: relationship)
             let value = try evaluate(
                 expression, context, mapping: mapping, object: source, property: relationship.name,
@@ -100,6 +107,24 @@ extension MigrationManager {
         var existing = associatedDestinations
         if !sources.isEmpty { existing.insert(destination.id) }
         return (collected, existing)
+    }
+
+    /// The objects Core Data's default relationship value gives for `source`, found as
+    /// evaluating it would find them (the source relationship's objects, then the destination
+    /// objects made from them, of the relationship's entity) but without evaluating; nil when
+    /// the source relationship cannot be read, so evaluating reports the error as it should.
+    private func canonicalValue(
+        _ canonical: CanonicalRelationshipValue, of source: ObjectID, relationship: Relationship
+    ) throws -> [DestinationObject]? {
+        guard let related = try? resolver.value(of: canonical.sourceRelationship, on: ObjectReference(.source, source))
+        else { return nil }
+        currentRelationship = relationship
+        let objects = Self.references(related).map(\.id)
+        if let name = canonical.entityMapping {
+            return try destinationInstances(forEntityMappingNamed: name, sourceInstances: objects)
+        }
+        return try destinationInstances(
+            forSourceRelationshipNamed: canonical.sourceRelationship, sourceInstances: objects)
     }
 
     /// Runs `body`, its errors naming the mapping, destination object, sources and relationship.

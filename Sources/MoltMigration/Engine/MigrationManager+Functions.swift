@@ -40,14 +40,21 @@ extension MigrationManager: FunctionDispatcher {
         return found
     }
 
+    /// The destination entities that are kinds of `entity` (it and its sub-entities), known
+    /// after the first question.
+    func destinationKinds(of entity: String) -> Set<String> {
+        if let known = kindsOfDestinationEntity[entity] { return known }
+        let kinds = Set(
+            destinationModel.entities.filter { destinationModel.entity($0, isKindOf: entity) }.map(\.name))
+        kindsOfDestinationEntity[entity] = kinds
+        return kinds
+    }
+
     /// `objects`, or while a relationship's value is computed, those of its entity.
     private func ofCurrentRelationshipEntity(_ objects: [DestinationObject]) -> [DestinationObject] {
         guard let relationship = currentRelationship else { return objects }
-        return objects.filter { object in
-            destinationModel.entity(named: object.entity).map {
-                destinationModel.entity($0, isKindOf: relationship.destinationEntityName)
-            } ?? false
-        }
+        let kinds = destinationKinds(of: relationship.destinationEntityName)
+        return objects.filter { kinds.contains($0.entity) }
     }
 
     /// The source objects the entity mapping `name` made `destinations` from, in order.

@@ -60,6 +60,8 @@ public final class MigrationManager {
     /// Destination objects the association table gave while a relationship value is computed
     /// (they exist, so setting the relationship need not look their rows up).
     var associatedDestinations: Set<ObjectID> = []
+    /// ``destinationKinds(of:)``'s answers.
+    var kindsOfDestinationEntity: [String: Set<String>] = [:]
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
@@ -317,16 +319,18 @@ public final class MigrationManager {
     // MARK: Keys
 
     func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
-        let entity = try store.layout.requireEntity(id.entity)
-        let root = store.layout.entity(named: entity.rootName)?.number ?? entity.number
-        return AssociationTable.Key(root: root, primaryKey: id.primaryKey, entity: entity.number)
+        guard let numbers = store.layout.numbers(ofEntity: id.entity) else {
+            _ = try store.layout.requireEntity(id.entity)  // the error naming the entity
+            throw MoltError(.migration, "unknown entity \(id.entity)")
+        }
+        return AssociationTable.Key(root: numbers.root, primaryKey: id.primaryKey, entity: numbers.number)
     }
 
     func objectID(_ key: AssociationTable.Key, in store: ObjectStore) throws -> ObjectID {
-        guard let entity = store.layout.entity(number: key.entity) else {
+        guard let entity = store.layout.entityName(number: key.entity) else {
             throw MoltError(.migration, "unknown entity number \(key.entity)")
         }
-        return ObjectID(entity: entity.name, primaryKey: key.primaryKey)
+        return ObjectID(entity: entity, primaryKey: key.primaryKey)
     }
 }
 

@@ -23,6 +23,8 @@ public struct StoreLayout: Sendable {
     public let tables: [TableLayout]
     public let joinTables: [JoinTableLayout]
     private let indexByName: [String: Int]
+    /// Each entity's number and its root's, by name (for lookups that need no more).
+    private let numbersByName: [String: (number: Int, root: Int)]
 
     /// Lays out `model`. Throws ``MoltError`` (``MoltError/Code-swift.struct/invalidModel``) when
     /// the model fails its consistency check.
@@ -35,11 +37,24 @@ public struct StoreLayout: Sendable {
         tables = builder.tableLayouts
         joinTables = builder.joinTableLayouts
         indexByName = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.name, $0) })
+        let numbers = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.number) })
+        numbersByName = Dictionary(
+            uniqueKeysWithValues: entities.map { ($0.name, ($0.number, numbers[$0.rootName] ?? $0.number)) })
     }
 
     /// The layout of the entity called `name`.
     public func entity(named name: String) -> EntityLayout? {
         indexByName[name].map { entities[$0] }
+    }
+
+    /// The number of the entity called `name` and its hierarchy root's number.
+    public func numbers(ofEntity name: String) -> (number: Int, root: Int)? {
+        numbersByName[name]
+    }
+
+    /// The name of the entity numbered `number`.
+    public func entityName(number: Int) -> String? {
+        number >= 1 && number <= entities.count ? entities[number - 1].name : nil
     }
 
     /// The layout of the entity numbered `number`.

@@ -27,6 +27,8 @@ public final class ObjectCursor {
     private let rowStatement: SQLiteStatement
     private let conditionBindings: [SQLiteValue]
     private var relationshipStatements: [String: SQLiteStatement] = [:]
+    /// How each entity's rows are read (by entity number), made on first use.
+    private var rowPlans: [Int: RowPlan] = [:]
     /// Where statements are kept between cursors (single-object reads, which never overlap).
     private let statements: StatementCache?
     private var lastKey: Int64
@@ -100,44 +102,68 @@ public final class ObjectCursor {
             rowsRead += 1
             let key = rowStatement.int64(at: 0)
             let number = Int(rowStatement.int64(at: 1))
-            guard let objectLayout = layout.entity(number: number) else {
-                throw MoltError(
-                    .persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
-            }
+            let plan = try rowPlan(number, key: key)
             var object = StoredObject(
-                id: ObjectID(entity: objectLayout.name, primaryKey: key), version: rowStatement.int64(at: 2))
-            for column in objectLayout.attributes {
-                let value = rowStatement.value(at: tableColumns[column.column]!)
+                id: ObjectID(entity: plan.layout.name, primaryKey: key), version: rowStatement.int64(at: 2))
+            object.attributes.reserveCapacity(plan.attributes.count)
+            for column in plan.attributes {
+                let value = rowStatement.value(at: column.index)
                 do {
                     let typed =
-                        column.attribute.usesExternalStorage
+                        column.external
                         ? try externalData.value(from: value)
-                        : try AttributeValue.read(value, as: column.attribute.type)
+                        : try AttributeValue.read(value, as: column.type)
                     if let typed {
-                        object.attributes[column.attribute.name] = typed
+                        object.attributes[column.name] = typed
                     }
                 } catch var error as MoltError {
                     error.message = "\(object.id): \(error.message)"
-                    throw error.about(entity: objectLayout.name, property: column.attribute.name)
+                    throw error.about(entity: plan.layout.name, property: column.name)
                 }
             }
-            for link in objectLayout.relationships {
-                guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
-                    object.relationships[link.relationship.name] = .toMany([])
+            object.relationships.reserveCapacity(plan.relationships.count)
+            for link in plan.relationships {
+                guard let column = link.keyIndex else {
+                    object.relationships[link.layout.relationship.name] = .toMany([])
                     continue
                 }
-                object.relationships[link.relationship.name] = .toOne(
+                object.relationships[link.layout.relationship.name] = .toOne(
                     try relatedID(
-                        key: rowStatement.value(at: tableColumns[column]!),
-                        entityNumber: entityColumn.map { rowStatement.value(at: tableColumns[$0]!) }, link: link))
+                        key: rowStatement.value(at: column),
+                        entityNumber: link.entityIndex.map { rowStatement.value(at: $0) }, link: link.layout))
             }
             objects.append(object)
-            layouts.append(objectLayout)
+            layouts.append(plan.layout)
         }
         guard let last = objects.last else { return [] }
         lastKey = last.id.primaryKey
         try fillToMany(&objects, layouts: layouts)
         return objects
+    }
+
+    /// How rows of the entity numbered `number` are read, worked out on its first row.
+    private func rowPlan(_ number: Int, key: Int64) throws -> RowPlan {
+        if let known = rowPlans[number] { return known }
+        guard let objectLayout = layout.entity(number: number) else {
+            throw MoltError(
+                .persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
+        }
+        let plan = RowPlan(
+            layout: objectLayout,
+            attributes: objectLayout.attributes.map {
+                RowPlan.Attribute(
+                    name: $0.attribute.name, index: tableColumns[$0.column]!, type: $0.attribute.type,
+                    external: $0.attribute.usesExternalStorage)
+            },
+            relationships: objectLayout.relationships.map { link in
+                guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
+                    return RowPlan.Relationship(layout: link, keyIndex: nil, entityIndex: nil)
+                }
+                return RowPlan.Relationship(
+                    layout: link, keyIndex: tableColumns[column]!, entityIndex: entityColumn.map { tableColumns[$0]! })
+            })
+        rowPlans[number] = plan
+        return plan
     }
 
     /// The ID of a related object from its key and, when recorded, its entity number.
@@ -217,5 +243,32 @@ public final class ObjectCursor {
         let statement = try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
         relationshipStatements[token] = statement
         return statement
+    }
+}
+
+/// Where an entity's values sit in its table's rows, for reading them without looking names up.
+private final class RowPlan {
+    struct Attribute {
+        let name: String
+        let index: Int32
+        let type: AttributeType
+        let external: Bool
+    }
+
+    struct Relationship {
+        let layout: RelationshipLayout
+        /// The key and entity columns of a to-one (nil for a to-many).
+        let keyIndex: Int32?
+        let entityIndex: Int32?
+    }
+
+    let layout: EntityLayout
+    let attributes: [Attribute]
+    let relationships: [Relationship]
+
+    init(layout: EntityLayout, attributes: [Attribute], relationships: [Relationship]) {
+        self.layout = layout
+        self.attributes = attributes
+        self.relationships = relationships
     }
 }
