@@ -3,7 +3,7 @@ import MoltModel
 
 /// An entity mapping's destination values, resolved (explicit, inferred or default) and
 /// compiled once, before the first object.
-struct CompiledMapping {
+final class CompiledMapping {
     enum Value {
         case expression(CompiledExpression, PropertyMapping?)
         case modelDefault
@@ -20,6 +20,9 @@ struct CompiledMapping {
     /// just `$source.<attribute>` of a stored attribute (read from the object without
     /// evaluating), else nil.
     let sourceAttributes: [String?]
+    /// Where the attribute values go in a destination row, once worked out
+    /// (``MigrationManager/destinationColumns(_:entity:)``); nil inside when they cannot.
+    var destinationColumns: DestinationColumns??
 
     init(resolved: ResolvedEntityMapping, sourceModel: ObjectModel) {
         self.resolved = resolved

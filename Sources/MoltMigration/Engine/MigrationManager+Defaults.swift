@@ -15,35 +15,96 @@ extension MigrationManager {
             throw MoltError(.migration, "the entity mapping has no destination entity", entity: mapping.name)
         }
         let compiled = compiledMapping(mapping)
+        let object: DestinationObject
+        if let columns = try destinationColumns(compiled, entity: entity) {
+            object = try createDestinationObject(
+                from: source, entity: entity, compiled: compiled, columns: columns, mapping: mapping)
+        } else {
+            var context: EvaluationContext?
+            var values: [String: ExpressionValue] = [:]
+            for (index, (name, value)) in compiled.attributes.enumerated() {
+                switch value {
+                case .expression(let expression, let propertyMapping):
+                    // `$source.<attribute>`: the value read, as evaluating the key path gives it.
+                    if let key = compiled.sourceAttributes[index] {
+                        values[name] = ExpressionValue(source.stored.attributes[key])
+                        continue
+                    }
+                    let made = context ?? evaluationContext(source: source.id)
+                    context = made
+                    values[name] = try evaluate(
+                        expression, made, mapping: mapping, object: source.id, property: name, at: propertyMapping)
+                case .modelDefault:
+                    continue
+                case .noValue:
+                    values[name] = .null
+                }
+            }
+            do {
+                object = try createDestinationObject(entity: entity, attributes: values)
+            } catch var error as MoltError {
+                error.message = "\(mapping.name): \(source.id): \(error.message)"
+                throw error.about(entity: mapping.name)
+            }
+        }
+        try associate(source: source, destination: object)
+        return object
+    }
+
+    /// ``createDefaultDestinationInstance(for:)``'s object, its row filled by column: values
+    /// evaluated in the mapping's order, then converted in column order (as by name).
+    private func createDestinationObject(
+        from source: SourceObject, entity: String, compiled: CompiledMapping, columns: DestinationColumns,
+        mapping: EntityMapping
+    ) throws -> DestinationObject {
+        var row = columns.defaults
+        var given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count)
         var context: EvaluationContext?
-        var values: [String: ExpressionValue] = [:]
         for (index, (name, value)) in compiled.attributes.enumerated() {
             switch value {
             case .expression(let expression, let propertyMapping):
-                // `$source.<attribute>`: the value read, as evaluating the key path gives it.
                 if let key = compiled.sourceAttributes[index] {
-                    values[name] = ExpressionValue(source.stored.attributes[key])
+                    // `$source.<attribute>`: the value read, as evaluating the key path gives it.
+                    let read = source.stored.attributes[key]
+                    if columns.direct[index], read.map({ columns.fits($0, index) }) ?? true {
+                        row[columns.column[index]] = read
+                    } else {
+                        given[index] = ExpressionValue(read)
+                    }
                     continue
                 }
                 let made = context ?? evaluationContext(source: source.id)
                 context = made
-                values[name] = try evaluate(
+                given[index] = try evaluate(
                     expression, made, mapping: mapping, object: source.id, property: name, at: propertyMapping)
             case .modelDefault:
                 continue
             case .noValue:
-                values[name] = .null
+                given[index] = .null
             }
         }
-        let object: DestinationObject
         do {
-            object = try createDestinationObject(entity: entity, attributes: values)
+            for index in columns.conversionOrder {
+                guard let value = given[index] else { continue }
+                row[columns.column[index]] = try AttributeAssignment.convert(value, to: columns.attribute[index])
+            }
+            return DestinationObject(
+                id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
         } catch var error as MoltError {
             error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)
         }
-        try associate(source: source, destination: object)
-        return object
+    }
+
+    /// Where the mapping's attribute values go in a row of `entity`, worked out on first use;
+    /// nil when the mapping's destination is not `entity`'s layout as expected.
+    func destinationColumns(_ compiled: CompiledMapping, entity: String) throws -> DestinationColumns? {
+        if let known = compiled.destinationColumns { return known }
+        let made = DestinationColumns(
+            compiled, layout: try destination.layout.requireEntity(entity),
+            defaults: try writer.defaultValues(of: entity), sourceModel: source.model)
+        compiled.destinationColumns = .some(made)
+        return made
     }
 
     /// Sets the relationships of a destination object the current mapping made, from the

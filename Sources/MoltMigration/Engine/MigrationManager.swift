@@ -236,24 +236,17 @@ public final class MigrationManager {
         -> DestinationObject
     {
         let layout = try destination.layout.requireEntity(entity)
-        let defaults = try writer.defaultValues(of: entity)
-        var values: [String: AttributeValue] = [:]
+        var row = try writer.defaultValues(of: entity)
         for (index, column) in layout.attributes.enumerated() {
-            let attribute = column.attribute
-            if let given = attributes[attribute.name] {
-                if let converted = try AttributeAssignment.convert(given, to: attribute) {
-                    values[attribute.name] = converted
-                }
-            } else if let fallback = defaults[index] {
-                values[attribute.name] = fallback
+            if let given = attributes[column.attribute.name] {
+                row[index] = try AttributeAssignment.convert(given, to: column.attribute)
             }
         }
         for name in attributes.keys where layout.attribute(named: name) == nil {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
         }
         return DestinationObject(
-            id: try writer.insert(
-                entity, attributes: values, preferredKey: currentSource?.primaryKey, applyingDefaults: false))
+            id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
     }
 
     /// Sets attribute values of a destination object made by this migration.

@@ -91,6 +91,31 @@ public final class ObjectWriter {
                 try check(value, fits: column.attribute, entity: entity)
             }
         }
+        return try insertRow(plan, values, primaryKey: primaryKey, preferredKey: preferredKey)
+    }
+
+    /// Inserts an object of `entity` whose attribute values are given in its layout's column
+    /// order (nil: NULL; no defaults are applied), each checked against its attribute's type.
+    package func insert(_ entity: String, columnValues: [AttributeValue?], preferredKey: Int64?) throws -> ObjectID {
+        let plan = try insertPlan(for: entity)
+        let entityLayout = plan.layout
+        guard !entityLayout.isAbstract else {
+            throw MoltError(
+                .validation, "the entity is abstract; insert objects of one of its sub-entities", entity: entity)
+        }
+        precondition(columnValues.count == entityLayout.attributes.count, "one value per column")
+        for (index, column) in entityLayout.attributes.enumerated() {
+            if let value = columnValues[index] { try check(value, fits: column.attribute, entity: entity) }
+        }
+        return try insertRow(plan, columnValues, primaryKey: nil, preferredKey: preferredKey)
+    }
+
+    /// Claims a key and inserts the row of checked values.
+    private func insertRow(
+        _ plan: InsertPlan, _ values: [AttributeValue?], primaryKey: Int64?, preferredKey: Int64?
+    ) throws -> ObjectID {
+        let entityLayout = plan.layout
+        let entity = entityLayout.name
         let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
         bindings.reserveCapacity(3 + values.count)
