@@ -4,7 +4,9 @@ import MoltStore
 
 /// Which destination objects each entity mapping made from which source objects: Core Data's
 /// association table, kept on disk in a temporary SQLite table of the destination connection
-/// (so a million associations cost no memory), indexed both ways.
+/// (so a million associations cost no memory), indexed both ways. A mapping whose objects all
+/// kept their keys is also held in memory as bits (``KeptKeyIndex``), which answer "what did
+/// it make from this object?" without a query.
 ///
 /// Objects are identified by hierarchy (the root entity's number, as primary keys are unique
 /// per hierarchy), primary key and entity number.
@@ -32,6 +34,11 @@ final class AssociationTable {
     /// starts over when full), so memory does not grow with the store.
     private var lookups: [Lookup: [Key]] = [:]
     static let lookupCapacity = 65_536
+
+    /// Each mapping's associations in memory while they keep their keys (``KeptKeyIndex``);
+    /// a mapping whose associations broke the form is in `unkept`.
+    private var kept: [Int: KeptKeyIndex] = [:]
+    private var unkept: Set<Int> = []
 
     private struct Lookup: Hashable {
         let source: Slot
@@ -65,6 +72,16 @@ final class AssociationTable {
     /// Records that `mapping` made `destination` from `source` (once per pair).
     func associate(mapping: Int, source: Key, destination: Key) throws {
         if !lookups.isEmpty { lookups.removeAll() }
+        if kept[mapping]?.add(source: source, destination: destination) == false {
+            kept[mapping] = nil
+            unkept.insert(mapping)
+        } else if kept[mapping] == nil, !unkept.contains(mapping) {
+            if let index = KeptKeyIndex(source: source, destination: destination) {
+                kept[mapping] = index
+            } else {
+                unkept.insert(mapping)
+            }
+        }
         // The unique index keeps each pair once.
         let insert = try statement(
             """
@@ -83,6 +100,7 @@ final class AssociationTable {
     /// The destinations made from `source`, by one mapping or (nil) by any, in the order they
     /// were associated.
     func destinations(of source: Key, mapping: Int?) throws -> [Key] {
+        if let mapping, let known = kept[mapping]?.destinations(of: source) { return known }
         let lookup = Lookup(source: source.slot, mapping: mapping)
         if let known = lookups[lookup] { return known }
         let found = try queryDestinations(of: source, mapping: mapping)
@@ -177,6 +195,8 @@ final class AssociationTable {
     /// Forgets every association (a new pass starts with none).
     func removeAll() throws {
         lookups.removeAll()
+        kept.removeAll()
+        unkept.removeAll()
         try connection.execute("DELETE FROM molt_associations")
     }
 
@@ -184,6 +204,9 @@ final class AssociationTable {
     /// many entity mappings there are (each is looked up through the index by mapping).
     func removeDestinations(_ keys: [Key], mappings: Int) throws {
         lookups.removeAll()
+        for mapping in kept.keys {
+            for key in keys { kept[mapping]?.remove(destination: key) }
+        }
         guard mappings > 0 else { return }
         // One lookup of the index per mapping number (IN over its first column).
         let numbers = (1...mappings).map(String.init).joined(separator: ", ")

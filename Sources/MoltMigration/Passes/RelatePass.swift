@@ -11,6 +11,11 @@ import MoltStore
 /// default is learnt by calling it for the mapping's first object
 /// (``MigrationManager/keepsDefaultRelationships(_:object:mapping:)``); a policy with its own
 /// `createRelationships` has then simply been called for that object.
+///
+/// A mapping left to the objects whose policy keeps the default and whose values have Core
+/// Data's default form is related a batch of destination objects at a time
+/// (``MigrationManager/relateBatchByDefault(_:mapping:plan:each:)``): the same store, each
+/// relationship written once per batch.
 struct RelatePass {
     let manager: MigrationManager
     let transaction: BatchTransaction

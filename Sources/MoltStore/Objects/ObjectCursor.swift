@@ -170,8 +170,8 @@ public final class ObjectCursor {
     private func relatedID(key: SQLiteValue, entityNumber: SQLiteValue?, link: RelationshipLayout) throws -> ObjectID? {
         guard case .integer(let relatedKey) = key else { return nil }
         var name = link.relationship.destinationEntityName
-        if let number = entityNumber?.integerValue, let related = layout.entity(number: Int(number)) {
-            name = related.name
+        if let number = entityNumber?.integerValue, let related = layout.entityName(number: Int(number)) {
+            name = related
         } else if link.destinationHasSubentities {
             // No entity column value: look the row up.
             let number = try connection.scalar(
@@ -200,7 +200,7 @@ public final class ObjectCursor {
                     let owner = statement.int64(at: 0)
                     guard indexByKey[owner] != nil else { continue }
                     let number = Int(statement.int64(at: 2))
-                    let name = layout.entity(number: number)?.name ?? link.relationship.destinationEntityName
+                    let name = layout.entityName(number: number) ?? link.relationship.destinationEntityName
                     let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
                     found[owner, default: []].append(
                         (ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))

@@ -35,6 +35,8 @@ public final class ObjectWriter {
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
     private var insertPlans: [String: InsertPlan] = [:]
+    /// ``targetEntities(of:)``'s answers, by destination entity.
+    private var targetKinds: [String: Set<String>] = [:]
     /// Statements of single-object reads (``object(_:)``), kept between reads.
     private let singleReads = StatementCache()
 
@@ -300,6 +302,8 @@ public final class ObjectWriter {
     /// `rowExists`, that its row exists with that entity.
     func checkTarget(_ target: ObjectID, of link: RelationshipLayout, from id: ObjectID, rowExists: Bool = false) throws
     {
+        // The common case answered from the entities the relationship may lead to.
+        if rowExists, targetEntities(of: link).contains(target.entity) { return }
         let targetLayout = try rowExists ? layout.requireEntity(target.entity) : requireObject(target)
         guard targetLayout.table == link.destinationTable,
             layout.model.entity(named: target.entity).map({
@@ -311,6 +315,22 @@ public final class ObjectWriter {
                 "\(target) is a \(target.entity), but the relationship leads to \(link.relationship.destinationEntityName)",
                 entity: id.entity, property: link.relationship.name)
         }
+    }
+
+    /// The entities whose objects `link` may lead to (its destination and sub-entities, in its
+    /// table), known after the first question.
+    private func targetEntities(of link: RelationshipLayout) -> Set<String> {
+        let destination = link.relationship.destinationEntityName
+        if let known = targetKinds[destination] { return known }
+        let kinds = Set(
+            layout.entities.filter { entity in
+                entity.table == link.destinationTable
+                    && layout.model.entity(named: entity.name).map {
+                        layout.model.entity($0, isKindOf: destination)
+                    } == true
+            }.map(\.name))
+        targetKinds[destination] = kinds
+        return kinds
     }
 
     func check(_ value: AttributeValue, fits attribute: Attribute, entity: String) throws {

@@ -1,0 +1,57 @@
+/// One entity mapping's associations held in memory while each of them kept its object's key
+/// (the destination object has the source object's primary key, one destination per source,
+/// all in one hierarchy each side): then "which object did the mapping make from this one?" is
+/// a bit, not a query. A million associations take 125 KB.
+///
+/// The first association that breaks the form (another key, a second destination, a key past
+/// ``keyLimit``) makes the index useless, and ``AssociationTable`` drops it; the table on disk
+/// always holds every association.
+struct KeptKeyIndex {
+    /// Keys past this are left to the table (the bits would take more than 8 MB).
+    static let keyLimit: Int64 = 1 << 26
+
+    let sourceRoot: Int
+    let destinationRoot: Int
+    let destinationEntity: Int
+    private var bits: [UInt64] = []
+
+    /// An index holding `source` → `destination`, or nil when the pair does not keep its key.
+    init?(source: AssociationTable.Key, destination: AssociationTable.Key) {
+        sourceRoot = source.root
+        destinationRoot = destination.root
+        destinationEntity = destination.entity
+        guard add(source: source, destination: destination) else { return nil }
+    }
+
+    /// Records a pair; false when it breaks the form.
+    mutating func add(source: AssociationTable.Key, destination: AssociationTable.Key) -> Bool {
+        let key = source.primaryKey
+        guard key == destination.primaryKey, key >= 0, key < Self.keyLimit, source.root == sourceRoot,
+            destination.root == destinationRoot, destination.entity == destinationEntity
+        else { return false }
+        let word = Int(key >> 6)
+        if word >= bits.count {
+            bits.append(contentsOf: repeatElement(0, count: max(word + 1 - bits.count, bits.count)))
+        }
+        bits[word] |= 1 << UInt64(key & 63)
+        return true
+    }
+
+    /// The destinations made from `source`, or nil when the index cannot say (another hierarchy).
+    func destinations(of source: AssociationTable.Key) -> [AssociationTable.Key]? {
+        guard source.root == sourceRoot else { return nil }
+        let key = source.primaryKey
+        guard key >= 0, key < Self.keyLimit, Int(key >> 6) < bits.count,
+            bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0
+        else { return [] }
+        return [AssociationTable.Key(root: destinationRoot, primaryKey: key, entity: destinationEntity)]
+    }
+
+    /// Forgets a destination object (deleted).
+    mutating func remove(destination: AssociationTable.Key) {
+        guard destination.root == destinationRoot else { return }
+        let key = destination.primaryKey
+        guard key >= 0, Int(key >> 6) < bits.count else { return }
+        bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63))
+    }
+}
