@@ -45,6 +45,8 @@ public final class StoreObjectResolver: ObjectResolver {
             remember(loaded, in: reference.store)
             object = loaded
         }
+        // A value read is an attribute's (a relationship's value is under its own name).
+        if let value = object.attributes[key] { return ExpressionValue(value) }
         guard let entity = store.layout.entity(named: object.id.entity) else {
             throw MoltError(.migration, "unknown entity \(object.id.entity)")
         }

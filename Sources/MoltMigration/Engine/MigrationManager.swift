@@ -235,14 +235,20 @@ public final class MigrationManager {
     ) throws
         -> DestinationObject
     {
-        let layout = try destination.layout.requireEntity(entity)
-        var row = try writer.defaultValues(of: entity)
-        for (index, column) in layout.attributes.enumerated() {
-            if let given = attributes[column.attribute.name] {
-                row[index] = try AttributeAssignment.convert(given, to: column.attribute)
-            }
+        let plan = try writer.insertPlan(for: entity)
+        var row = plan.defaults
+        // Converted in column order, so the first failure is the same whatever the dictionary's order.
+        var given: [(column: Int, value: ExpressionValue)] = []
+        given.reserveCapacity(attributes.count)
+        var unknown: [String] = []
+        for (name, value) in attributes {
+            if let column = plan.columnIndex[name] { given.append((column, value)) } else { unknown.append(name) }
         }
-        for name in attributes.keys where layout.attribute(named: name) == nil {
+        given.sort { $0.column < $1.column }
+        for (column, value) in given {
+            row[column] = try AttributeAssignment.convert(value, to: plan.attributes[column])
+        }
+        if let name = unknown.sorted().first {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
         }
         return DestinationObject(

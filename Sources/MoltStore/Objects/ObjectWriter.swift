@@ -105,9 +105,9 @@ public final class ObjectWriter {
             throw MoltError(
                 .validation, "the entity is abstract; insert objects of one of its sub-entities", entity: entity)
         }
-        precondition(columnValues.count == entityLayout.attributes.count, "one value per column")
-        for (index, column) in entityLayout.attributes.enumerated() {
-            if let value = columnValues[index] { try check(value, fits: column.attribute, entity: entity) }
+        precondition(columnValues.count == plan.attributes.count, "one value per column")
+        for index in columnValues.indices {
+            if let value = columnValues[index] { try check(value, fits: plan.attributes[index], entity: entity) }
         }
         return try insertRow(plan, columnValues, primaryKey: nil, preferredKey: preferredKey)
     }
@@ -121,8 +121,12 @@ public final class ObjectWriter {
         let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
         bindings.reserveCapacity(3 + values.count)
-        for (index, column) in entityLayout.attributes.enumerated() {
-            bindings.append(try stored(values[index], for: column.attribute, entity: entity))
+        for index in values.indices {
+            if plan.external[index] {
+                bindings.append(try stored(values[index], for: plan.attributes[index], entity: entity))
+            } else {
+                bindings.append(values[index]?.sqliteValue ?? .null)
+            }
         }
         do {
             try plan.statement.bind(bindings)
@@ -144,8 +148,8 @@ public final class ObjectWriter {
     }
 
     /// What inserting an object of `entity` needs, made on first use: its layout, the
-    /// compiled `INSERT` and the attributes' default values.
-    private func insertPlan(for entity: String) throws -> InsertPlan {
+    /// compiled `INSERT`, the attributes in column order and their default values.
+    package func insertPlan(for entity: String) throws -> InsertPlan {
         if let known = insertPlans[entity] { return known }
         let entityLayout = try layout.requireEntity(entity)
         let columns = entityLayout.attributes.map(\.column)
@@ -408,16 +412,29 @@ public final class ObjectWriter {
     }
 }
 
-/// An entity's layout, compiled `INSERT` and default values (``ObjectWriter/insert(_:attributes:primaryKey:preferredKey:applyingDefaults:)``).
-private final class InsertPlan {
+/// An entity's layout, compiled `INSERT`, attributes in column order and default values
+/// (``ObjectWriter/insert(_:attributes:primaryKey:preferredKey:applyingDefaults:)``), held once
+/// so inserting reads arrays by column instead of copying the layout's descriptions.
+package final class InsertPlan {
     let layout: EntityLayout
     let statement: SQLiteStatement
-    let defaults: [AttributeValue?]
+    /// The model's default of each column (nil for none).
+    package let defaults: [AttributeValue?]
+    /// Each column's attribute.
+    package let attributes: [Attribute]
+    /// Each attribute's column, by name.
+    package let columnIndex: [String: Int]
+    /// Whether each column's attribute has external storage.
+    let external: [Bool]
 
     init(layout: EntityLayout, statement: SQLiteStatement, defaults: [AttributeValue?]) {
         self.layout = layout
         self.statement = statement
         self.defaults = defaults
+        attributes = layout.attributes.map(\.attribute)
+        columnIndex = Dictionary(
+            layout.attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+        external = layout.attributes.map(\.attribute.usesExternalStorage)
     }
 }
 
