@@ -64,8 +64,7 @@ extension MigrationManager {
                             try setRelationship(relationship.name, of: object, to: collected, existing: existing)
                             return
                         }
-                        var seen: Set<ObjectID> = []
-                        let targets = collected.map(\.id).filter { seen.insert($0).inserted }
+                        let targets = Self.withoutRepeats(collected.map(\.id))
                         if !relationship.isToMany, targets.count > 1 {
                             throw MoltError(
                                 .migration, "the to-one relationship was given \(targets.count) objects",
@@ -88,6 +87,18 @@ extension MigrationManager {
                 throw error.about(entity: mapping.name, property: relationship.name)
             }
         }
+    }
+
+    /// `ids` without repeats, in order (a short list searched, a long one hashed).
+    static func withoutRepeats(_ ids: [ObjectID]) -> [ObjectID] {
+        guard ids.count > 1 else { return ids }
+        if ids.count <= 16 {
+            var unique: [ObjectID] = []
+            for id in ids where !unique.contains(id) { unique.append(id) }
+            return unique
+        }
+        var seen: Set<ObjectID> = []
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// Whether two entities of the destination model have the same root.

@@ -142,19 +142,22 @@ extension MigrationManager {
         _ relationship: Relationship, _ expression: CompiledExpression, _ propertyMapping: PropertyMapping?,
         canonical: CanonicalRelationshipValue?, of destination: DestinationObject, from sources: [ObjectID],
         mapping: EntityMapping
-    ) throws -> (objects: [DestinationObject], existing: Set<ObjectID>) {
+    ) throws -> (objects: [DestinationObject], existing: KnownObjects) {
         associatedDestinations = []
         defer {
             associatedDestinations = []
             currentRelationship = nil
         }
         var collected: [DestinationObject] = []
+        // Whether every object came from the association table (so every one exists).
+        var onlyAssociated = true
         for source in sources {
             if let canonical, let found = try canonicalValue(canonical, of: source, relationship: relationship) {
                 collected += found
                 if !relationship.isToMany, !collected.isEmpty { break }
                 continue
             }
+            onlyAssociated = false
             let context = evaluationContext(source: source, destination: destination, relationship: relationship)
             let value = try evaluate(
                 expression, context, mapping: mapping, object: source, property: relationship.name,
@@ -165,9 +168,9 @@ extension MigrationManager {
         }
         // Objects the association table gave exist, and so does a destination the mapping
         // made (it has sources): their rows need no looking up.
-        var existing = associatedDestinations
-        if !sources.isEmpty { existing.insert(destination.id) }
-        return (collected, existing)
+        if sources.isEmpty { return (collected, .none) }
+        if onlyAssociated { return (collected, .every) }
+        return (collected, KnownObjects(ids: associatedDestinations.union([destination.id])))
     }
 
     /// The objects Core Data's default relationship value gives for `source`, found as
@@ -181,11 +184,7 @@ extension MigrationManager {
         else { return nil }
         currentRelationship = relationship
         let objects = Self.references(related).map(\.id)
-        if let name = canonical.entityMapping {
-            return try destinationInstances(forEntityMappingNamed: name, sourceInstances: objects)
-        }
-        return try destinationInstances(
-            forSourceRelationshipNamed: canonical.sourceRelationship, sourceInstances: objects)
+        return try associatedObjects(of: objects, mapping: try canonical.entityMapping.map { try number(of: $0) })
     }
 
     /// Runs `body`, its errors naming the mapping, destination object, sources and relationship.

@@ -13,12 +13,7 @@ extension MigrationManager: FunctionDispatcher {
     ) throws
         -> [DestinationObject]
     {
-        let mapping = try number(of: name)
-        let found = ofCurrentRelationshipEntity(
-            try sources.flatMap { source in
-                try associations.destinations(of: try key(source, in: self.source), mapping: mapping)
-                    .map { DestinationObject(id: try objectID($0, in: destination)) }
-            })
+        let found = try associatedObjects(of: sources, mapping: try number(of: name))
         if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
         return found
     }
@@ -31,13 +26,19 @@ extension MigrationManager: FunctionDispatcher {
     ) throws
         -> [DestinationObject]
     {
-        let found = ofCurrentRelationshipEntity(
-            try sources.flatMap { source in
-                try associations.destinations(of: try key(source, in: self.source), mapping: nil)
-                    .map { DestinationObject(id: try objectID($0, in: destination)) }
-            })
+        let found = try associatedObjects(of: sources, mapping: nil)
         if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
         return found
+    }
+
+    /// The destination objects the entity mapping numbered `mapping` (nil: any) made from
+    /// `sources`, in order; while a relationship's value is computed, only those of its entity.
+    func associatedObjects(of sources: [ObjectID], mapping: Int?) throws -> [DestinationObject] {
+        ofCurrentRelationshipEntity(
+            try sources.flatMap { source in
+                try associations.destinations(of: try key(source, in: self.source), mapping: mapping)
+                    .map { DestinationObject(id: try objectID($0, in: destination)) }
+            })
     }
 
     /// The destination entities that are kinds of `entity` (it and its sub-entities), known

@@ -284,13 +284,13 @@ public final class MigrationManager {
     /// Sets a relationship of a destination object to destination objects: a to-one takes
     /// none or one, a to-many any number (in order, if ordered).
     public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
-        try setRelationship(name, of: object, to: objects, existing: [])
+        try setRelationship(name, of: object, to: objects, existing: .none)
     }
 
     /// ``setRelationship(_:of:to:)``; the objects in `existing` are known to exist (the relate
     /// pass's own, from the association table), so their rows are not looked up.
     func setRelationship(
-        _ name: String, of object: DestinationObject, to objects: [DestinationObject], existing: Set<ObjectID>
+        _ name: String, of object: DestinationObject, to objects: [DestinationObject], existing: KnownObjects
     ) throws {
         let layout = try destination.layout.requireEntity(object.entity)
         guard let link = layout.relationship(named: name) else {

@@ -47,7 +47,7 @@ extension ObjectWriter {
     /// owner and each target exist and fit, no target twice, a to-one takes one at most); the
     /// objects in `existing` are known to exist.
     package func checkLinks(
-        _ owner: ObjectID, _ relationship: String, to targets: [ObjectID], existing: Set<ObjectID>
+        _ owner: ObjectID, _ relationship: String, to targets: [ObjectID], existing: KnownObjects
     ) throws {
         let ownerLayout = try existing.contains(owner) ? layout.requireEntity(owner.entity) : requireObject(owner)
         let link = try requireRelationship(relationship, of: ownerLayout)
@@ -62,9 +62,12 @@ extension ObjectWriter {
                 .validation, "the relationship is to-one; give one object or none", entity: owner.entity,
                 property: relationship)
         }
+        // A short list is searched; a long one hashed.
         var seen: Set<ObjectID> = []
-        for target in targets {
-            guard seen.insert(target).inserted else {
+        for (index, target) in targets.enumerated() {
+            let repeated =
+                targets.count <= 16 ? targets[..<index].contains(target) : !seen.insert(target).inserted
+            guard !repeated else {
                 throw MoltError(
                     .validation, "\(target) is listed twice", entity: owner.entity, property: relationship)
             }

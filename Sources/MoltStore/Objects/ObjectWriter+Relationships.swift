@@ -18,14 +18,13 @@ extension ObjectWriter {
     /// follows: a to-many inverse gains the object (at the end, if ordered); a one-to-one
     /// inverse moves, leaving the old partners with nothing.
     public func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?) throws {
-        try setToOne(id, relationship, to: target, existing: [])
+        try setToOne(id, relationship, to: target, existing: .none)
     }
 
     /// ``setToOne(_:_:to:)``; the caller vouches that the objects in `existing` exist with the
     /// entities their IDs name (a migration's objects, from its association table), so their
     /// rows are not looked up; the model's rules are checked for every object.
-    package func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?, existing: Set<ObjectID>) throws
-    {
+    package func setToOne(_ id: ObjectID, _ relationship: String, to target: ObjectID?, existing: KnownObjects) throws {
         let owner = try existing.contains(id) ? layout.requireEntity(id.entity) : requireObject(id)
         let link = try requireRelationship(relationship, of: owner)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = link.storage else {
@@ -84,14 +83,14 @@ extension ObjectWriter {
     /// ordered). Links that stay keep their place in the inverse's order; a target whose
     /// to-one inverse pointed elsewhere moves here.
     public func setToMany(_ id: ObjectID, _ relationship: String, to targets: [ObjectID]) throws {
-        try setToMany(id, relationship, to: targets, existing: [])
+        try setToMany(id, relationship, to: targets, existing: .none)
     }
 
     /// ``setToMany(_:_:to:)``; the caller vouches that the objects in `existing` exist with the
     /// entities their IDs name, so their rows are not looked up; the model's rules are checked
     /// for every object.
     package func setToMany(
-        _ id: ObjectID, _ relationship: String, to targets: [ObjectID], existing: Set<ObjectID>
+        _ id: ObjectID, _ relationship: String, to targets: [ObjectID], existing: KnownObjects
     ) throws {
         let owner = try existing.contains(id) ? layout.requireEntity(id.entity) : requireObject(id)
         let link = try requireRelationship(relationship, of: owner)
