@@ -146,7 +146,9 @@ struct BatchedRelateTests {
 
     /// Each author leads every book it wrote (so a book with several authors is claimed by each
     /// in turn, the last keeping it), then each book's lead becomes its editor (moving it to the
-    /// end of the editor's list, past the books moved there before it).
+    /// end of the editor's list, past the books moved there before it), and its authors just
+    /// its editor (the other authors' links removed from their ordered lists of books, the
+    /// editor's added at the end of the editor's).
     static func mapping(bookLead: String = "$source.editor") -> String {
         """
         <mapping-model format="1" source-model="V1" destination-model="V2">
@@ -155,6 +157,7 @@ struct BatchedRelateTests {
             </entity-mapping>
             <entity-mapping name="BookToBook" type="transform" source="Book" destination="Book" policy="KeepsDefaultsTestPolicy">
                 <relationship name="lead" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", \(bookLead))'/>
+                <relationship name="authors" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", $source.editor)'/>
             </entity-mapping>
         </mapping-model>
         """
@@ -190,26 +193,65 @@ struct BatchedRelateTests {
         let folder = TemporaryDirectory("molt-batched")
         let original = folder.path("Store.sqlite")
         try Self.seed(original, model: source, authors: 23, books: 700)
-        for batchSize in [1, 4, 97, 500] {
+        for batchSize in [1, 4, 97, 500, 1000] {
             let report = try #require(
                 try Self.compare(
                     original, in: folder, source: source, destination: destination, mapping: mapping,
                     batchSize: batchSize, label: "crossing claims"))
             #expect(Set(report.relatedInBatches) == ["AuthorToAuthor", "BookToBook"], "\(report.relatedInBatches)")
         }
-        // The claims did cross: some book is led by an author who did not write it last.
-        let migrated = folder.path("Batched-97.sqlite")
-        let store = try ObjectStore(store: SQLiteStore(at: migrated, readOnly: true), model: destination)
-        var books: [StoredObject] = []
-        let cursor = try store.objects(of: "Book")
-        while let batch = try cursor.nextBatch() { books += batch }
+        // The claims did cross: some book is led by (moved to) an author who did not write it,
+        // and some author lost a book it wrote from its ordered list.
+        func all(_ url: URL, _ model: ObjectModel) throws -> [ObjectID: StoredObject] {
+            let store = try ObjectStore(store: SQLiteStore(at: url, readOnly: true), model: model)
+            var objects: [ObjectID: StoredObject] = [:]
+            for entity in ["Book", "Author"] {
+                let cursor = try store.objects(of: entity)
+                while let batch = try cursor.nextBatch() { for object in batch { objects[object.id] = object } }
+            }
+            return objects
+        }
+        let before = try all(original, source)
+        let after = try all(folder.path("Batched-97.sqlite"), destination)
         #expect(
-            books.contains { book in
+            after.values.contains { book in
                 guard case .toOne(let lead?)? = book.relationships["lead"],
-                    case .toMany(let authors)? = book.relationships["authors"]
+                    case .toMany(let wrote)? = before[book.id]?.relationships["authors"]
                 else { return false }
-                return !authors.contains(lead)
+                return !wrote.contains(lead)
             })
+        #expect(
+            after.values.contains { author in
+                guard case .toMany(let now)? = author.relationships["books"],
+                    case .toMany(let wrote)? = before[author.id]?.relationships["books"]
+                else { return false }
+                return now.count < wrote.count
+            })
+    }
+
+    @Test("a link removed earlier in the batch no longer counts at the end of an ordered list")
+    func removedLinkNotCounted() throws {
+        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
+        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: Self.mapping())
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        // A wrote B1 and B2 (A's books: B1 at 1, B2 at 2); C wrote B3. B2 moves to its editor C
+        // (its place in A's list removed), then B3 to its editor A: it goes after B1, at 2.
+        _ = try ObjectStore.create(at: original, model: source) { writer in
+            let a = try writer.insert("Author", attributes: ["name": .string("A")])
+            let c = try writer.insert("Author", attributes: ["name": .string("C")])
+            for (title, author, editor) in [("B1", a, a), ("B2", a, c), ("B3", c, a)] {
+                let book = try writer.insert("Book", attributes: ["title": .string(title)])
+                try writer.setToMany(book, "authors", to: [author])
+                try writer.setToOne(book, "editor", to: editor)
+            }
+        }
+        let report = try #require(
+            try Self.compare(
+                original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 10,
+                label: "removed link"))
+        #expect(report.relatedInBatches.contains("BookToBook"))
     }
 
     @Test("a to-one given several objects fails alike, naming the object, and leaves the store")

@@ -24,9 +24,11 @@ package struct LinkAssignment {
 /// - a to-many's inverse foreign key (the targets' rows): a target named by several owners
 ///   ends with the last, as it would; an owner's old targets it no longer names are released;
 /// - a join table: each owner's rows, its own order positions included.
+/// - when the other side is ordered, the owner goes at the end of each new target's list, the
+///   batch's earlier links counted.
 /// Two storages are left to the object-by-object calls: a one-to-one (setting it moves the
-/// partner away from another owner of the batch) and a join table whose other side is ordered
-/// or which holds both directions (where the calls' order decides the other side's positions).
+/// partner away from another owner of the batch) and a join table that holds both directions
+/// (a relationship that is its own inverse).
 extension ObjectWriter {
     /// Whether ``setLinks(_:_:)`` can write `relationship` of `entity`.
     package func canSetLinksInBatches(_ relationship: String, of entity: String) -> Bool {
@@ -38,8 +40,8 @@ extension ObjectWriter {
             return layout.model.inverse(of: link.relationship)?.isToMany ?? true
         case .inverseForeignKey:
             return true
-        case .joinTable(_, _, _, _, let inverseOrderColumn, let mirrored):
-            return inverseOrderColumn == nil && !mirrored
+        case .joinTable(_, _, _, _, _, let mirrored):
+            return !mirrored
         }
     }
 
@@ -102,8 +104,10 @@ extension ObjectWriter {
                 try setInverseForeignKeys(
                     run, table: link.destinationTable, column: column, entityColumn: entityColumn,
                     orderColumn: orderColumn)
-            case .joinTable(let table, let own, let other, let orderColumn, _, _):
-                try setJoinRows(run, table: table, own: own, other: other, orderColumn: orderColumn)
+            case .joinTable(let table, let own, let other, let orderColumn, let inverseOrderColumn, _):
+                try setJoinRows(
+                    run, table: table, own: own, other: other, orderColumn: orderColumn,
+                    inverseOrderColumn: inverseOrderColumn)
             }
             start = end
         }
@@ -213,23 +217,36 @@ extension ObjectWriter {
         }
     }
 
-    /// Many-to-manies (and inverse-less to-manies) in a join table whose other side is not
-    /// ordered.
+    /// Many-to-manies (and inverse-less to-manies) in a join table (not one holding both
+    /// directions). When the other side is ordered, a new link goes at the end of the target's
+    /// list at that moment, the batch's earlier links counted (``JoinListEnds``).
     private func setJoinRows(
-        _ assignments: ArraySlice<LinkAssignment>, table: String, own: String, other: String, orderColumn: String?
+        _ assignments: ArraySlice<LinkAssignment>, table: String, own: String, other: String, orderColumn: String?,
+        inverseOrderColumn: String?
     ) throws {
         let join = SQL.identifier(table)
         let ownColumn = SQL.identifier(own)
         let otherColumn = SQL.identifier(other)
         var before: [Int64: Set<Int64>] = [:]
+        var positions: [(owner: Int64, list: Int64, position: Int64?)] = []
+        let inverseRead = inverseOrderColumn.map { ", \(SQL.identifier($0))" } ?? ""
+        let owners = assignments.map(\.owner.primaryKey)
         try forEachRow(
-            "SELECT \(ownColumn), \(otherColumn) FROM \(join) WHERE \(ownColumn) IN",
-            keys: assignments.map(\.owner.primaryKey)
+            "SELECT \(ownColumn), \(otherColumn)\(inverseRead) FROM \(join) WHERE \(ownColumn) IN", keys: owners
         ) { statement in
-            before[statement.int64(at: 0), default: []].insert(statement.int64(at: 1))
+            let (owner, list) = (statement.int64(at: 0), statement.int64(at: 1))
+            before[owner, default: []].insert(list)
+            if inverseOrderColumn != nil {
+                positions.append((owner, list, statement.isNull(at: 2) ? nil : statement.int64(at: 2)))
+            }
+        }
+        let ends = inverseOrderColumn.map {
+            JoinListEnds(
+                writer: self, join: join, ownColumn: ownColumn, otherColumn: otherColumn,
+                orderColumn: SQL.identifier($0), owners: Set(owners), rows: positions)
         }
         let remove = try prepared("DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?")
-        let insertColumns = [own, other] + (orderColumn.map { [$0] } ?? [])
+        let insertColumns = [own, other] + [orderColumn, inverseOrderColumn].compactMap { $0 }
         let insert = try prepared(
             "INSERT OR IGNORE INTO \(join) (\(SQL.identifiers(insertColumns))) VALUES (\(SQL.placeholders(insertColumns.count)))"
         )
@@ -244,6 +261,7 @@ extension ObjectWriter {
                 try remove.bind([.integer(owner), .integer(key)])
                 try remove.run()
                 countStatement()
+                ends?.remove(owner, from: key)
             }
             for (offset, target) in assignment.targets.enumerated() {
                 let position: SQLiteValue = .integer(Int64(offset + 1))
@@ -252,8 +270,10 @@ extension ObjectWriter {
                     try reorder.bind([position, .integer(owner), .integer(target.primaryKey)])
                     try reorder.run()
                 } else {
-                    try insert.bind(
-                        [.integer(owner), .integer(target.primaryKey)] + (orderColumn == nil ? [] : [position]))
+                    var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
+                    if orderColumn != nil { values.append(position) }
+                    if let ends { values.append(.integer(try ends.append(owner, to: target.primaryKey))) }
+                    try insert.bind(values)
                     try insert.run()
                 }
                 countStatement()
@@ -335,5 +355,59 @@ final class ListEnds {
     func remove(_ owner: Int64) {
         if let list = members[owner]?.list { inside[list]?.remove(owner) }
         members[owner] = (nil, nil)
+    }
+}
+
+/// Positions at the end of the other side's ordered lists in a join table, for a batch of
+/// owners whose links change: a new link goes after the list's last member at that moment, the
+/// batch's earlier links counted and its removed ones not, as the object-by-object calls place it.
+final class JoinListEnds {
+    private let writer: ObjectWriter
+    private let join: String
+    private let ownColumn: String
+    private let otherColumn: String
+    private let orderColumn: String
+    private let owners: Set<Int64>
+    /// Per list (target): the batch owners' links in it now and their positions.
+    private var inside: [Int64: [Int64: Int64?]] = [:]
+    /// Per list: the largest position among links of owners outside the batch (read once).
+    private var outside: [Int64: Int64] = [:]
+
+    init(
+        writer: ObjectWriter, join: String, ownColumn: String, otherColumn: String, orderColumn: String,
+        owners: Set<Int64>, rows: [(owner: Int64, list: Int64, position: Int64?)]
+    ) {
+        self.writer = writer
+        self.join = join
+        self.ownColumn = ownColumn
+        self.otherColumn = otherColumn
+        self.orderColumn = orderColumn
+        self.owners = owners
+        for row in rows { inside[row.list, default: [:]][row.owner] = .some(row.position) }
+    }
+
+    /// Adds `owner`'s link at the end of `list` and returns its position.
+    func append(_ owner: Int64, to list: Int64) throws -> Int64 {
+        if outside[list] == nil {
+            var largest: Int64 = 0
+            let statement = try writer.prepared(
+                "SELECT \(ownColumn), \(orderColumn) FROM \(join) WHERE \(otherColumn) = ?")
+            try statement.bind([.integer(list)])
+            defer { try? statement.reset() }
+            while try statement.step() {
+                guard !owners.contains(statement.int64(at: 0)), !statement.isNull(at: 1) else { continue }
+                largest = max(largest, statement.int64(at: 1))
+            }
+            outside[list] = largest
+        }
+        var last = outside[list] ?? 0
+        for case let position? in (inside[list] ?? [:]).values { last = max(last, position) }
+        inside[list, default: [:]][owner] = .some(last + 1)
+        return last + 1
+    }
+
+    /// Takes `owner`'s link out of `list`.
+    func remove(_ owner: Int64, from list: Int64) {
+        inside[list]?[owner] = nil
     }
 }
