@@ -8,21 +8,9 @@ import MoltStore
 import MoltTestSupport
 import Testing
 
-/// A policy with its own `createRelationships` doing the default work, counting its calls.
-final class CountingRelationshipsTestPolicy: EntityMigrationPolicy {
-    static var policyName: String { "CountingRelationshipsTestPolicy" }
-    nonisolated(unsafe) static var calls = 0
-    static let lock = NSLock()
-    init() {}
-
-    func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        Self.lock.lock()
-        Self.calls += 1
-        Self.lock.unlock()
-        try manager.createDefaultRelationships(for: destination)
-    }
+/// ``CountingRelationshipsPolicy`` counting this suite's calls.
+final class CountingRelationshipsTestPolicy: CountingRelationshipsPolicy {
+    override class var policyName: String { "CountingRelationshipsTestPolicy" }
 }
 
 /// The relate pass writing a relationship for a batch of objects at once leaves every row of
@@ -290,18 +278,14 @@ struct BatchedRelateTests {
         let folder = TemporaryDirectory("molt-batched")
         let original = folder.path("Store.sqlite")
         try Self.seed(original, model: source, authors: 9, books: 60)
-        CountingRelationshipsTestPolicy.lock.lock()
-        CountingRelationshipsTestPolicy.calls = 0
-        CountingRelationshipsTestPolicy.lock.unlock()
+        CountingRelationshipsPolicy.reset(CountingRelationshipsTestPolicy.self)
         var options = MigrationOptions()
         options.allowsSQLCopy = false
         let report = try HeavyweightMigration(
             store: try folder.copy(original, as: "Own.sqlite"), source: source, destination: destination,
             mapping: mapping, options: options
         ).run()
-        CountingRelationshipsTestPolicy.lock.lock()
-        let calls = CountingRelationshipsTestPolicy.calls
-        CountingRelationshipsTestPolicy.lock.unlock()
+        let calls = CountingRelationshipsPolicy.calls(of: CountingRelationshipsTestPolicy.self)
         #expect(report.relatedInBatches.isEmpty)
         #expect(calls == 69)
     }

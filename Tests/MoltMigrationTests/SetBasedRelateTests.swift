@@ -15,21 +15,39 @@ final class KeepsDefaultsTestPolicy: EntityMigrationPolicy {
 }
 
 /// A policy with its own `createRelationships`, which does the default work: the relate pass
-/// must call it for every object.
-final class OwnRelationshipsTestPolicy: EntityMigrationPolicy {
-    static var policyName: String { "OwnRelationshipsTestPolicy" }
-    nonisolated(unsafe) static var calls = 0
-    static let lock = NSLock()
-    init() {}
+/// must call it for every object. Calls are counted per policy name, so suites running at the
+/// same time each count their own (one subclass each).
+class CountingRelationshipsPolicy: EntityMigrationPolicy {
+    class var policyName: String { "CountingRelationshipsPolicy" }
+    nonisolated(unsafe) private static var counts: [String: Int] = [:]
+    private static let lock = NSLock()
+    required init() {}
+
+    /// Calls of `policy`'s `createRelationships` since its last reset.
+    static func calls(of policy: CountingRelationshipsPolicy.Type) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[policy.policyName] ?? 0
+    }
+
+    static func reset(_ policy: CountingRelationshipsPolicy.Type) {
+        lock.lock()
+        counts[policy.policyName] = 0
+        lock.unlock()
+    }
 
     func createRelationships(
         forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
         Self.lock.lock()
-        Self.calls += 1
+        Self.counts[type(of: self).policyName, default: 0] += 1
         Self.lock.unlock()
         try manager.createDefaultRelationships(for: destination)
     }
+}
+
+final class OwnRelationshipsTestPolicy: CountingRelationshipsPolicy {
+    override class var policyName: String { "OwnRelationshipsTestPolicy" }
 }
 
 /// The relate pass in SQL gives the store the object-by-object pass gives, for every inference
@@ -148,17 +166,13 @@ struct SetBasedRelateTests {
             store: expected, source: source, destination: destination,
             mapping: Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName), options: objectByObject
         ).run()
-        OwnRelationshipsTestPolicy.lock.lock()
-        OwnRelationshipsTestPolicy.calls = 0
-        OwnRelationshipsTestPolicy.lock.unlock()
+        CountingRelationshipsPolicy.reset(OwnRelationshipsTestPolicy.self)
         let report = try HeavyweightMigration(
             store: store, source: source, destination: destination,
             mapping: Self.withPolicy(inferred, OwnRelationshipsTestPolicy.policyName)
         ).run()
         #expect(report.relatedInSQL.isEmpty)
-        OwnRelationshipsTestPolicy.lock.lock()
-        let calls = OwnRelationshipsTestPolicy.calls
-        OwnRelationshipsTestPolicy.lock.unlock()
+        let calls = CountingRelationshipsPolicy.calls(of: OwnRelationshipsTestPolicy.self)
         #expect(calls == report.destinationCounts.values.reduce(0, +))
         #expect(
             try InPlaceEquivalenceTests.dump(store, destination) == InPlaceEquivalenceTests.dump(expected, destination))

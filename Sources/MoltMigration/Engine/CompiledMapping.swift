@@ -21,8 +21,8 @@ final class CompiledMapping {
     /// evaluating), else nil.
     let sourceAttributes: [String?]
     /// Where the attribute values go in a destination row, once worked out
-    /// (``MigrationManager/destinationColumns(_:entity:)``); nil inside when they cannot.
-    var destinationColumns: DestinationColumns??
+    /// (``MigrationManager/destinationColumns(_:entity:)``).
+    var destinationColumns: DestinationColumns?
 
     init(resolved: ResolvedEntityMapping, sourceModel: ObjectModel) {
         self.resolved = resolved

@@ -1,3 +1,4 @@
+import MoltCore
 import MoltMapping
 import MoltModel
 import MoltStore
@@ -19,8 +20,10 @@ struct DestinationColumns {
     /// so the first failure reported is the one the object-by-name path reports.
     let conversionOrder: [Int]
 
-    /// Nil when an attribute of the mapping has no column in `layout` (the by-name path reports it).
-    init?(_ compiled: CompiledMapping, layout: EntityLayout, defaults: [AttributeValue?], sourceModel: ObjectModel) {
+    /// Throws when an attribute of the mapping has no column in `layout`.
+    init(
+        _ compiled: CompiledMapping, layout: EntityLayout, defaults: [AttributeValue?], sourceModel: ObjectModel
+    ) throws {
         var column: [Int] = []
         var attribute: [Attribute] = []
         var direct: [Bool] = []
@@ -30,7 +33,10 @@ struct DestinationColumns {
         let positions = Dictionary(
             layout.attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, (name, _)) in compiled.attributes.enumerated() {
-            guard let position = positions[name] else { return nil }
+            guard let position = positions[name] else {
+                throw MoltError(
+                    .migration, "the destination entity has no stored attribute \"\(name)\"", entity: layout.name)
+            }
             let destination = layout.attributes[position].attribute
             column.append(position)
             attribute.append(destination)

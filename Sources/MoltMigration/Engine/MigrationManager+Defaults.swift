@@ -15,38 +15,7 @@ extension MigrationManager {
             throw MoltError(.migration, "the entity mapping has no destination entity", entity: mapping.name)
         }
         let compiled = compiledMapping(mapping)
-        let object: DestinationObject
-        if let columns = try destinationColumns(compiled, entity: entity) {
-            object = try createDestinationObject(
-                from: source, entity: entity, compiled: compiled, columns: columns, mapping: mapping)
-        } else {
-            var context: EvaluationContext?
-            var values: [String: ExpressionValue] = [:]
-            for (index, (name, value)) in compiled.attributes.enumerated() {
-                switch value {
-                case .expression(let expression, let propertyMapping):
-                    // `$source.<attribute>`: the value read, as evaluating the key path gives it.
-                    if let key = compiled.sourceAttributes[index] {
-                        values[name] = ExpressionValue(source.stored.attributes[key])
-                        continue
-                    }
-                    let made = context ?? evaluationContext(source: source.id)
-                    context = made
-                    values[name] = try evaluate(
-                        expression, made, mapping: mapping, object: source.id, property: name, at: propertyMapping)
-                case .modelDefault:
-                    continue
-                case .noValue:
-                    values[name] = .null
-                }
-            }
-            do {
-                object = try createDestinationObject(entity: entity, attributes: values)
-            } catch var error as MoltError {
-                error.message = "\(mapping.name): \(source.id): \(error.message)"
-                throw error.about(entity: mapping.name)
-            }
-        }
+        let object = try createDestinationObject(from: source, entity: entity, compiled: compiled, mapping: mapping)
         try associate(source: source, destination: object)
         return object
     }
@@ -54,9 +23,15 @@ extension MigrationManager {
     /// ``createDefaultDestinationInstance(for:)``'s object, its row filled by column: values
     /// evaluated in the mapping's order, then converted in column order (as by name).
     private func createDestinationObject(
-        from source: SourceObject, entity: String, compiled: CompiledMapping, columns: DestinationColumns,
-        mapping: EntityMapping
+        from source: SourceObject, entity: String, compiled: CompiledMapping, mapping: EntityMapping
     ) throws -> DestinationObject {
+        let columns: DestinationColumns
+        do {
+            columns = try destinationColumns(compiled, entity: entity)
+        } catch var error as MoltError {
+            error.message = "\(mapping.name): \(source.id): \(error.message)"
+            throw error.about(entity: mapping.name)
+        }
         var row = columns.defaults
         var given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count)
         var context: EvaluationContext?
@@ -96,14 +71,13 @@ extension MigrationManager {
         }
     }
 
-    /// Where the mapping's attribute values go in a row of `entity`, worked out on first use;
-    /// nil when the mapping's destination is not `entity`'s layout as expected.
-    func destinationColumns(_ compiled: CompiledMapping, entity: String) throws -> DestinationColumns? {
+    /// Where the mapping's attribute values go in a row of `entity`, worked out on first use.
+    func destinationColumns(_ compiled: CompiledMapping, entity: String) throws -> DestinationColumns {
         if let known = compiled.destinationColumns { return known }
-        let made = DestinationColumns(
+        let made = try DestinationColumns(
             compiled, layout: try destination.layout.requireEntity(entity),
             defaults: try writer.defaultValues(of: entity), sourceModel: source.model)
-        compiled.destinationColumns = .some(made)
+        compiled.destinationColumns = made
         return made
     }
 
