@@ -151,6 +151,21 @@ struct BatchedRelateTests {
         """
     }
 
+    /// The two versions, a mapping between them and a folder for the stores.
+    struct Setup {
+        let source: ObjectModel
+        let destination: ObjectModel
+        let mapping: MappingModel
+        let folder = TemporaryDirectory("molt-batched")
+        var original: URL { folder.path("Store.sqlite") }
+
+        init(mapping text: String = BatchedRelateTests.mapping()) throws {
+            source = try InferenceCase.model(BatchedRelateTests.sourceModel, name: "V1")
+            destination = try InferenceCase.model(BatchedRelateTests.destinationModel, name: "V2")
+            mapping = try MigrationFixtures.mapping(text: text)
+        }
+    }
+
     /// `authors` authors and `books` books, each book by one to three authors, most with an editor.
     static func seed(_ url: URL, model: ObjectModel, authors: Int, books: Int) throws {
         _ = try ObjectStore.create(at: url, model: model) { writer in
@@ -175,11 +190,10 @@ struct BatchedRelateTests {
 
     @Test("targets claimed by several owners of a batch, and owners moved to the end of ordered lists")
     func crossingClaims() throws {
-        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
-        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
-        let mapping = try MigrationFixtures.mapping(text: Self.mapping())
-        let folder = TemporaryDirectory("molt-batched")
-        let original = folder.path("Store.sqlite")
+        let setup = try Setup()
+        let (source, destination, mapping, folder, original) = (
+            setup.source, setup.destination, setup.mapping, setup.folder, setup.original
+        )
         try Self.seed(original, model: source, authors: 23, books: 700)
         for batchSize in [1, 4, 97, 500, 1000] {
             let report = try #require(
@@ -219,11 +233,10 @@ struct BatchedRelateTests {
 
     @Test("a link removed earlier in the batch no longer counts at the end of an ordered list")
     func removedLinkNotCounted() throws {
-        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
-        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
-        let mapping = try MigrationFixtures.mapping(text: Self.mapping())
-        let folder = TemporaryDirectory("molt-batched")
-        let original = folder.path("Store.sqlite")
+        let setup = try Setup()
+        let (source, destination, mapping, folder, original) = (
+            setup.source, setup.destination, setup.mapping, setup.folder, setup.original
+        )
         // A wrote B1 and B2 (A's books: B1 at 1, B2 at 2); C wrote B3. B2 moves to its editor C
         // (its place in A's list removed), then B3 to its editor A: it goes after B1, at 2.
         _ = try ObjectStore.create(at: original, model: source) { writer in
@@ -244,11 +257,10 @@ struct BatchedRelateTests {
 
     @Test("a to-one given several objects fails alike, naming the object, and leaves the store")
     func toOneGivenSeveral() throws {
-        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
-        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
-        let mapping = try MigrationFixtures.mapping(text: Self.mapping(bookLead: "$source.authors"))
-        let folder = TemporaryDirectory("molt-batched")
-        let original = folder.path("Store.sqlite")
+        let setup = try Setup(mapping: Self.mapping(bookLead: "$source.authors"))
+        let (source, destination, mapping, folder, original) = (
+            setup.source, setup.destination, setup.mapping, setup.folder, setup.original
+        )
         try Self.seed(original, model: source, authors: 5, books: 40)
         let report = try Self.compare(
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 16,
@@ -270,13 +282,12 @@ struct BatchedRelateTests {
 
     @Test("a policy with its own createRelationships is still called for every object")
     func ownRelationships() throws {
-        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
-        let destination = try InferenceCase.model(Self.destinationModel, name: "V2")
-        let text = Self.mapping().replacingOccurrences(
-            of: "KeepsDefaultsTestPolicy", with: CountingRelationshipsTestPolicy.policyName)
-        let mapping = try MigrationFixtures.mapping(text: text)
-        let folder = TemporaryDirectory("molt-batched")
-        let original = folder.path("Store.sqlite")
+        let setup = try Setup(
+            mapping: Self.mapping().replacingOccurrences(
+                of: "KeepsDefaultsTestPolicy", with: CountingRelationshipsTestPolicy.policyName))
+        let (source, destination, mapping, folder, original) = (
+            setup.source, setup.destination, setup.mapping, setup.folder, setup.original
+        )
         try Self.seed(original, model: source, authors: 9, books: 60)
         CountingRelationshipsPolicy.reset(CountingRelationshipsTestPolicy.self)
         var options = MigrationOptions()
