@@ -154,10 +154,18 @@ extension MigrationManager {
     private func canonicalValue(
         _ canonical: CanonicalRelationshipValue, of source: ObjectID, relationship: Relationship
     ) throws -> [DestinationObject]? {
-        guard let related = try? resolver.value(of: canonical.sourceRelationship, on: ObjectReference(.source, source))
-        else { return nil }
+        let objects: [ObjectID]
+        switch relateBatch?.sourceLinks[source]?[canonical.sourceRelationship] {
+        case .toOne(let id)?: objects = id.map { [$0] } ?? []
+        case .toMany(let ids)?: objects = ids
+        case nil:
+            guard
+                let related = try? resolver.value(
+                    of: canonical.sourceRelationship, on: ObjectReference(.source, source))
+            else { return nil }
+            objects = Self.references(related).map(\.id)
+        }
         currentRelationship = relationship
-        let objects = Self.references(related).map(\.id)
         return try associatedObjects(of: objects, mapping: try canonical.entityMapping.map { try number(of: $0) })
     }
 

@@ -7,7 +7,10 @@ internal import MoltStore
 extension MigrationManager {
     /// Reads ahead for `batch`, destinations of the entity mapping numbered `mapping`; until
     /// ``endRelateBatch()``, ``sourceIDs(for:mapping:)`` answers from what was read.
-    func beginRelateBatch(_ batch: [AssociationTable.Key], mapping: Int) throws {
+    /// With `relationshipsOnly` (the batch's values read only source relationships), the
+    /// source objects' relationships are read, kept for the batch alone
+    /// (``RelateBatch/sourceLinks``), and no attribute is read.
+    func beginRelateBatch(_ batch: [AssociationTable.Key], mapping: Int, relationshipsOnly: Bool = false) throws {
         let found = try associations.sources(ofBatch: batch, mapping: mapping)
         var ids: [AssociationTable.Slot: [ObjectID]] = [:]
         var keysByEntity: [String: [Int64]] = [:]
@@ -16,13 +19,23 @@ extension MigrationManager {
             ids[slot] = objects
             for object in objects { keysByEntity[object.entity, default: []].append(object.primaryKey) }
         }
-        relateBatch = RelateBatch(mapping: mapping, sources: ids)
+        var links: [ObjectID: [String: RelationshipValue]] = [:]
+        defer { relateBatch = RelateBatch(mapping: mapping, sources: ids, sourceLinks: links) }
         resolver.capacity = max(resolver.capacity, 4 * batch.count)
         for (entity, keys) in keysByEntity {
             guard let low = keys.min(), let high = keys.max() else { continue }
             // Sparse keys would read many rows for nothing: those objects are read when needed.
             guard high - low < Int64(keys.count) * 4 + 64 else { continue }
             let wanted = Set(keys)
+            if relationshipsOnly {
+                let cursor = try source.relationships(of: entity, keys: low...high)
+                while let objects = try cursor.nextBatch() {
+                    for object in objects where wanted.contains(object.id.primaryKey) {
+                        links[object.id] = object.relationships
+                    }
+                }
+                continue
+            }
             let cursor = try source.objects(of: entity, keys: low...high, batchSize: Int(high - low + 1))
             while let objects = try cursor.nextBatch() {
                 for object in objects where wanted.contains(object.id.primaryKey) { resolver.remember(object) }
@@ -36,8 +49,10 @@ extension MigrationManager {
     }
 }
 
-/// What the relate pass read ahead for its current batch: each destination's sources.
+/// What the relate pass read ahead for its current batch: each destination's sources, and
+/// when only relationships were read, those of the source objects.
 struct RelateBatch {
     let mapping: Int
     let sources: [AssociationTable.Slot: [ObjectID]]
+    var sourceLinks: [ObjectID: [String: RelationshipValue]] = [:]
 }

@@ -85,7 +85,7 @@ struct RelatePass {
                 let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 after = (last.root, last.primaryKey)
-                try manager.beginRelateBatch(batch, mapping: number)
+                try manager.beginRelateBatch(batch, mapping: number, relationshipsOnly: batched != nil)
                 defer { manager.endRelateBatch() }
                 let objects = try batch.map { DestinationObject(id: try manager.objectID($0, in: manager.destination)) }
                 if let batched {

@@ -27,6 +27,8 @@ public final class ObjectCursor {
     private let rowStatement: SQLiteStatement
     private let conditionBindings: [SQLiteValue]
     private var relationshipStatements: [String: SQLiteStatement] = [:]
+    /// Whether attribute values are read (without them, objects carry relationships only).
+    private let readsAttributes: Bool
     /// How each entity's rows are read (by entity number), made on first use.
     private var rowPlans: [Int: RowPlan] = [:]
     /// Where statements are kept between cursors (single-object reads, which never overlap).
@@ -41,8 +43,9 @@ public final class ObjectCursor {
     init(
         layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
         entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
-        condition: SQLCondition? = nil, statements: StatementCache? = nil
+        condition: SQLCondition? = nil, statements: StatementCache? = nil, readsAttributes: Bool = true
     ) throws {
+        self.readsAttributes = readsAttributes
         self.statements = statements
         self.entity = entity.name
         self.batchSize = max(1, batchSize)
@@ -150,11 +153,13 @@ public final class ObjectCursor {
         }
         let plan = RowPlan(
             layout: objectLayout,
-            attributes: objectLayout.attributes.map {
-                RowPlan.Attribute(
-                    name: $0.attribute.name, index: tableColumns[$0.column]!, type: $0.attribute.type,
-                    external: $0.attribute.usesExternalStorage)
-            },
+            attributes: !readsAttributes
+                ? []
+                : objectLayout.attributes.map {
+                    RowPlan.Attribute(
+                        name: $0.attribute.name, index: tableColumns[$0.column]!, type: $0.attribute.type,
+                        external: $0.attribute.usesExternalStorage)
+                },
             relationships: objectLayout.relationships.map { link in
                 guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
                     return RowPlan.Relationship(layout: link, keyIndex: nil, entityIndex: nil)

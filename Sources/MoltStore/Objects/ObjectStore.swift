@@ -82,6 +82,15 @@ public final class ObjectStore {
             entity: try layout.requireEntity(entity), includingSubentities: false, batchSize: batchSize, keys: keys)
     }
 
+    /// A cursor over the objects of `entity` itself whose primary keys lie in `keys`, giving
+    /// each object's relationships only (no attribute is read).
+    package func relationships(of entity: String, keys: ClosedRange<Int64>) throws -> ObjectCursor {
+        try ObjectCursor(
+            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
+            entity: try layout.requireEntity(entity), includingSubentities: false,
+            batchSize: Int(clamping: keys.upperBound - keys.lowerBound + 1), keys: keys, readsAttributes: false)
+    }
+
     /// The object with `id`, or nil when there is none.
     public func object(_ id: ObjectID) throws -> StoredObject? {
         let entity = try layout.requireEntity(id.entity)
