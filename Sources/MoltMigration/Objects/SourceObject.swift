@@ -21,7 +21,9 @@ public struct SourceObject {
     /// The value of an attribute, or the related object(s) of a relationship as
     /// ``ExpressionValue/object(_:)`` or ``ExpressionValue/collection(_:)``.
     public func value(_ key: String) throws -> ExpressionValue {
-        try manager.resolver.value(of: key, on: ObjectReference(.source, stored.id))
+        // A value read is the attribute's, as the resolver would answer from this object.
+        if let value = stored.attributes[key] { return ExpressionValue(value) }
+        return try manager.resolver.value(of: key, on: ObjectReference(.source, stored.id))
     }
 
     /// An attribute's value as text, or nil.
