@@ -17,13 +17,9 @@ enum DecimalNumberFields {
         if number.isFinite, !number.isZero {
             exponent = number.exponent
             // The significand is the mantissa with exponent 0: its text is the mantissa's digits.
-            words = mantissaWords(digits: number.significand.description)
+            words = Array(DecimalMantissa.words(digits: number.significand.description).prefix(8))
         }
-        var bytes = Data(count: 16)
-        for (index, word) in words.enumerated() {
-            bytes[index * 2] = UInt8(word & 0xFF)
-            bytes[index * 2 + 1] = UInt8(word >> 8)
-        }
+        let bytes = DecimalMantissa.bytes(words)
         let digits = number.significand.description
         return [
             "NS.exponent": .integer(Int64(exponent)), "NS.length": .integer(Int64(words.count)),
@@ -63,20 +59,5 @@ enum DecimalNumberFields {
         }
         if significand.isZero { return 0 }
         return Decimal(sign: negative ? .minus : .plus, exponent: Int(exponent), significand: significand)
-    }
-
-    /// Decimal digits as 16-bit words, least significant first.
-    private static func mantissaWords(digits: String) -> [UInt16] {
-        var words: [UInt32] = []
-        for digit in digits.utf8 where (48...57).contains(digit) {
-            var carry = UInt32(digit - 48)
-            for index in words.indices {
-                let value = words[index] * 10 + carry
-                words[index] = value & 0xFFFF
-                carry = value >> 16
-            }
-            if carry > 0 { words.append(carry) }
-        }
-        return words.prefix(8).map { UInt16($0) }
     }
 }

@@ -320,29 +320,14 @@ enum DecimalArchiving {
         let digits = parts[0] + fraction
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         exponent -= fraction.count
-        var words: [UInt32] = []
-        for digit in digits {
-            guard let code = digit.asciiValue else { return nil }
-            var carry = UInt32(code - 48)
-            for index in words.indices {
-                let value = words[index] * 10 + carry
-                words[index] = value & 0xFFFF
-                carry = value >> 16
-            }
-            if carry > 0 { words.append(carry) }
-        }
+        let words = DecimalMantissa.words(digits: digits)
         guard words.count <= 8, (-128...127).contains(exponent) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for (index, word) in words.enumerated() {
-            bytes[index * 2] = UInt8(word & 0xFF)
-            bytes[index * 2 + 1] = UInt8(word >> 8)
-        }
         return builder.object(
             "NSDecimalNumber",
             [
                 "NS.exponent": .integer(Int64(exponent)), "NS.length": .integer(Int64(words.count)),
                 "NS.negative": .bool(negative && !words.isEmpty), "NS.compact": .bool(true),
-                "NS.mantissa": .data(Data(bytes)), "NS.mantissa.bo": .integer(1),
+                "NS.mantissa": .data(DecimalMantissa.bytes(words)), "NS.mantissa.bo": .integer(1),
             ])
     }
 }

@@ -136,7 +136,9 @@ extension ObjectWriter {
         }
         let positions = orderColumn.map {
             ListEnds(
-                writer: self, table: quotedTable, keyColumn: keyColumn, orderColumn: SQL.identifier($0), batch: current)
+                writer: self, table: quotedTable, memberColumn: "\"Z_PK\"", listColumn: keyColumn,
+                orderColumn: SQL.identifier($0), members: Set(owners),
+                rows: current.compactMap { owner, state in state.partner.map { (owner, $0, state.position) } })
         }
         let assignColumns = [column, entityColumn, orderColumn].compactMap { $0 }
         let update = try prepared(
@@ -151,8 +153,8 @@ extension ObjectWriter {
                 values.append(try target.map { .integer(Int64(try layout.requireEntity($0.entity).number)) } ?? .null)
             }
             if let positions {
+                if let old = current[key]?.partner { positions.remove(key, from: old) }
                 let position = try target.map { try positions.append(key, to: $0.primaryKey) }
-                if target == nil { positions.remove(key) }
                 values.append(position.map { .integer($0) } ?? .null)
             }
             try update.bind(values + [.integer(key)])
@@ -219,7 +221,7 @@ extension ObjectWriter {
 
     /// Many-to-manies (and inverse-less to-manies) in a join table (not one holding both
     /// directions). When the other side is ordered, a new link goes at the end of the target's
-    /// list at that moment, the batch's earlier links counted (``JoinListEnds``).
+    /// list at that moment, the batch's earlier links counted (``ListEnds``).
     private func setJoinRows(
         _ assignments: ArraySlice<LinkAssignment>, table: String, own: String, other: String, orderColumn: String?,
         inverseOrderColumn: String?
@@ -228,7 +230,7 @@ extension ObjectWriter {
         let ownColumn = SQL.identifier(own)
         let otherColumn = SQL.identifier(other)
         var before: [Int64: Set<Int64>] = [:]
-        var positions: [(owner: Int64, list: Int64, position: Int64?)] = []
+        var positions: [(member: Int64, list: Int64, position: Int64?)] = []
         let inverseRead = inverseOrderColumn.map { ", \(SQL.identifier($0))" } ?? ""
         let owners = assignments.map(\.owner.primaryKey)
         try forEachRow(
@@ -241,9 +243,9 @@ extension ObjectWriter {
             }
         }
         let ends = inverseOrderColumn.map {
-            JoinListEnds(
-                writer: self, join: join, ownColumn: ownColumn, otherColumn: otherColumn,
-                orderColumn: SQL.identifier($0), owners: Set(owners), rows: positions)
+            ListEnds(
+                writer: self, table: join, memberColumn: ownColumn, listColumn: otherColumn,
+                orderColumn: SQL.identifier($0), members: Set(owners), rows: positions)
         }
         let remove = try prepared("DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?")
         let insertColumns = [own, other] + [orderColumn, inverseOrderColumn].compactMap { $0 }
@@ -301,113 +303,60 @@ extension ObjectWriter {
     }
 }
 
-/// Positions at the end of ordered lists held by a foreign key with an order column, for a
-/// batch of owners moving between lists: a new member goes after the list's last member at
-/// that moment, the batch's earlier moves counted, as the object-by-object calls place it.
+/// Positions at the end of ordered lists, for a batch whose members join and leave lists: a
+/// member added to a list goes after the list's last member at that moment, the batch's earlier
+/// additions counted and its removals not, as the object-by-object calls place it. A list is
+/// the rows sharing `listColumn`'s value, ordered by `orderColumn`; a member is a row's
+/// `memberColumn` value. For a to-one whose inverse is ordered, rows of the owner's table (a
+/// member is in one list at most); for a join table whose other side is ordered, its rows.
 final class ListEnds {
     private let writer: ObjectWriter
     private let table: String
-    private let keyColumn: String
+    private let memberColumn: String
+    private let listColumn: String
     private let orderColumn: String
-    /// Each batch owner's list and position now.
-    private var members: [Int64: (list: Int64?, position: Int64?)]
-    /// Per list: the largest position among rows outside the batch (read once), and the batch
-    /// owners in it now.
+    /// The batch's members: their rows are followed in `inside`, not read again.
+    private let members: Set<Int64>
+    /// Per list: the batch's members in it now and their positions.
+    private var inside: [Int64: [Int64: Int64?]] = [:]
+    /// Per list: the largest position among rows of members outside the batch (read once).
     private var outside: [Int64: Int64] = [:]
-    private var inside: [Int64: Set<Int64>] = [:]
 
     init(
-        writer: ObjectWriter, table: String, keyColumn: String, orderColumn: String,
-        batch: [Int64: (partner: Int64?, position: Int64?)]
+        writer: ObjectWriter, table: String, memberColumn: String, listColumn: String, orderColumn: String,
+        members: Set<Int64>, rows: [(member: Int64, list: Int64, position: Int64?)]
     ) {
         self.writer = writer
         self.table = table
-        self.keyColumn = keyColumn
+        self.memberColumn = memberColumn
+        self.listColumn = listColumn
         self.orderColumn = orderColumn
-        members = batch.mapValues { ($0.partner, $0.position) }
-        for (owner, state) in batch { if let list = state.partner { inside[list, default: []].insert(owner) } }
+        self.members = members
+        for row in rows { inside[row.list, default: [:]][row.member] = .some(row.position) }
     }
 
-    /// Moves `owner` to the end of `list` and returns its position there.
-    func append(_ owner: Int64, to list: Int64) throws -> Int64 {
-        remove(owner)
+    /// Adds `member` at the end of `list` and returns its position.
+    func append(_ member: Int64, to list: Int64) throws -> Int64 {
         if outside[list] == nil {
             var largest: Int64 = 0
             let statement = try writer.prepared(
-                "SELECT \"Z_PK\", \(orderColumn) FROM \(table) WHERE \(keyColumn) = ?")
+                "SELECT \(memberColumn), \(orderColumn) FROM \(table) WHERE \(listColumn) = ?")
             try statement.bind([.integer(list)])
             defer { try? statement.reset() }
             while try statement.step() {
-                guard members[statement.int64(at: 0)] == nil, !statement.isNull(at: 1) else { continue }
-                largest = max(largest, statement.int64(at: 1))
-            }
-            outside[list] = largest
-        }
-        var last = outside[list] ?? 0
-        for member in inside[list] ?? [] { last = max(last, members[member]?.position ?? 0) }
-        let position = last + 1
-        members[owner] = (list, position)
-        inside[list, default: []].insert(owner)
-        return position
-    }
-
-    /// Takes `owner` out of its list.
-    func remove(_ owner: Int64) {
-        if let list = members[owner]?.list { inside[list]?.remove(owner) }
-        members[owner] = (nil, nil)
-    }
-}
-
-/// Positions at the end of the other side's ordered lists in a join table, for a batch of
-/// owners whose links change: a new link goes after the list's last member at that moment, the
-/// batch's earlier links counted and its removed ones not, as the object-by-object calls place it.
-final class JoinListEnds {
-    private let writer: ObjectWriter
-    private let join: String
-    private let ownColumn: String
-    private let otherColumn: String
-    private let orderColumn: String
-    private let owners: Set<Int64>
-    /// Per list (target): the batch owners' links in it now and their positions.
-    private var inside: [Int64: [Int64: Int64?]] = [:]
-    /// Per list: the largest position among links of owners outside the batch (read once).
-    private var outside: [Int64: Int64] = [:]
-
-    init(
-        writer: ObjectWriter, join: String, ownColumn: String, otherColumn: String, orderColumn: String,
-        owners: Set<Int64>, rows: [(owner: Int64, list: Int64, position: Int64?)]
-    ) {
-        self.writer = writer
-        self.join = join
-        self.ownColumn = ownColumn
-        self.otherColumn = otherColumn
-        self.orderColumn = orderColumn
-        self.owners = owners
-        for row in rows { inside[row.list, default: [:]][row.owner] = .some(row.position) }
-    }
-
-    /// Adds `owner`'s link at the end of `list` and returns its position.
-    func append(_ owner: Int64, to list: Int64) throws -> Int64 {
-        if outside[list] == nil {
-            var largest: Int64 = 0
-            let statement = try writer.prepared(
-                "SELECT \(ownColumn), \(orderColumn) FROM \(join) WHERE \(otherColumn) = ?")
-            try statement.bind([.integer(list)])
-            defer { try? statement.reset() }
-            while try statement.step() {
-                guard !owners.contains(statement.int64(at: 0)), !statement.isNull(at: 1) else { continue }
+                guard !members.contains(statement.int64(at: 0)), !statement.isNull(at: 1) else { continue }
                 largest = max(largest, statement.int64(at: 1))
             }
             outside[list] = largest
         }
         var last = outside[list] ?? 0
         for case let position? in (inside[list] ?? [:]).values { last = max(last, position) }
-        inside[list, default: [:]][owner] = .some(last + 1)
+        inside[list, default: [:]][member] = .some(last + 1)
         return last + 1
     }
 
-    /// Takes `owner`'s link out of `list`.
-    func remove(_ owner: Int64, from list: Int64) {
-        inside[list]?[owner] = nil
+    /// Takes `member` out of `list`.
+    func remove(_ member: Int64, from list: Int64) {
+        inside[list]?[member] = nil
     }
 }
