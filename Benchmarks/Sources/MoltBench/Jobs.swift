@@ -19,7 +19,8 @@ struct JobResult: Codable {
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
 enum Jobs {
     static let names = [
-        "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "molt-transform", "loop-transform",
+        "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "loop-relate", "sql-relate", "molt-transform",
+        "loop-transform",
         "molt-fetch", "molt-delete", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
     ]
 
@@ -39,6 +40,10 @@ enum Jobs {
         case "raw-copy":
             let destination = try BenchModels.load("Copy", from: models)
             return try timed { try RawBaselines.copy(store: store, destination: destination) }
+        case "loop-relate":
+            return try RelateBaselines.rowByRow(store: store, destination: try BenchModels.load("Copy", from: models))
+        case "sql-relate":
+            return try RelateBaselines.setBased(store: store, destination: try BenchModels.load("Copy", from: models))
         case "molt-transform":
             let destination = try BenchModels.load("Transform", from: models)
             PolicyRegistry.register([BenchTransformPolicy.self])

@@ -24,7 +24,7 @@ struct Report {
         text += row("4b. in place: rename vs its SQL", "molt-rename", "raw-rename", target: "≤ 1.1×")
         text += row("4c. in place: table rebuild vs its SQL", "molt-rebuild", "raw-rebuild", target: "≤ 1.1×")
         text += "\n| 3. relationship pass | links | seconds | links/s | target |\n|---|---|---|---|---|\n"
-        for job in ["molt-copy", "molt-copy-objects", "molt-ordered", "molt-transform"] {
+        for job in ["molt-copy", "molt-copy-objects", "molt-ordered", "molt-transform", "loop-relate", "sql-relate"] {
             guard let result = results[job], let links = result.links else { continue }
             if let relate = result.relateSeconds, relate > 0 {
                 text +=

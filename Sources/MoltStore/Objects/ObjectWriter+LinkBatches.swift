@@ -176,16 +176,33 @@ extension ObjectWriter {
                 claims[target.primaryKey] = (assignment.owner, Int64(offset + 1))
             }
         }
-        // Rows the owners held before and no assignment names: released.
+        let columns = [column, entityColumn, orderColumn].compactMap { $0 }
+        // Rows the owners held before: released when no assignment names them, left alone
+        // when they already hold what their claim would write (the inverse side of links
+        // another mapping wrote).
         var released: [Int64] = []
+        var unchanged: Set<Int64> = []
         try forEachRow(
-            "SELECT \"Z_PK\" FROM \(quotedTable) WHERE \(SQL.identifier(column)) IN",
+            "SELECT \"Z_PK\", \(SQL.identifiers(columns)) FROM \(quotedTable) WHERE \(SQL.identifier(column)) IN",
             keys: assignments.map(\.owner.primaryKey)
         ) { statement in
             let key = statement.int64(at: 0)
-            if claims[key] == nil { released.append(key) }
+            guard let claim = claims[key] else {
+                released.append(key)
+                return
+            }
+            var index: Int32 = 2
+            if entityColumn != nil {
+                guard !statement.isNull(at: index),
+                    statement.int64(at: index) == Int64(try layout.requireEntity(claim.owner.entity).number)
+                else { return }
+                index += 1
+            }
+            if orderColumn != nil {
+                guard !statement.isNull(at: index), statement.int64(at: index) == claim.position else { return }
+            }
+            if statement.int64(at: 1) == claim.owner.primaryKey { unchanged.insert(key) }
         }
-        let columns = [column, entityColumn, orderColumn].compactMap { $0 }
         if !released.isEmpty {
             let release = try prepared("UPDATE \(quotedTable) SET \(clearing(columns)) WHERE \"Z_PK\" = ?")
             for key in released {
@@ -208,7 +225,9 @@ extension ObjectWriter {
             }
             for target in assignment.targets {
                 // A target a later owner claims ends there: only its last claim is written.
-                guard let claim = claims[target.primaryKey], claim.owner == assignment.owner else { continue }
+                guard let claim = claims[target.primaryKey], claim.owner == assignment.owner,
+                    !unchanged.contains(target.primaryKey)
+                else { continue }
                 var values: [SQLiteValue] = [.integer(assignment.owner.primaryKey)]
                 if entityColumn != nil { values.append(.integer(number)) }
                 if orderColumn != nil { values.append(.integer(claim.position)) }
