@@ -103,7 +103,10 @@ let package = Package(
         ),
         .target(
             name: "Molt",
-            dependencies: ["MoltCore", "MoltModel", "MoltStore", "MoltMapping", "MoltMigration"],
+            dependencies: [
+                "MoltCore", "MoltModel", "MoltStore", "MoltMapping", "MoltMigration",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -78,11 +78,11 @@ struct ConcurrentRunsTests {
         // The other run must be waiting before this one migrates (on a busy machine it may
         // start late, find the store migrated and rightly not say it waited).
         #expect(second.waitForStderr(containing: "waiting up to 30 s"), "the second run waits for the lock")
-        var options = MigrationOptions()
-        options.heldLock = held
+        let context = RunContext()
+        context.use(held)
         try HeavyweightMigration(
             store: store, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-            mapping: try MappingFile.read(contentsOf: URL(fileURLWithPath: mapping)), options: options
+            mapping: try MappingFile.read(contentsOf: URL(fileURLWithPath: mapping)), context: context
         ).run()
         held.release()
         let run = second.wait()

@@ -97,11 +97,10 @@ struct InPlaceMigrationTests {
             replacing: #"attributeType="Integer 32" defaultValueString="0""#,
             with: #"attributeType="String" defaultValueString="0""#)
         let collected = Collected()
-        var options = MigrationOptions()
-        options.progress = { progress in
+        let context = RunContext(progress: { progress in
             if progress.pass == .alter, let step = progress.step { collected.append(step) }
-        }
-        let report = try LightweightMigration(store: url, source: v1, destination: v2, options: options).run()
+        })
+        let report = try LightweightMigration(store: url, source: v1, destination: v2, context: context).run()
         #expect(report.inPlace)
         let steps = collected.items
         #expect(steps.contains("ZBOOK") && steps.contains("ZAUTHOR"), "progress names each table: \(steps)")
@@ -213,11 +212,10 @@ struct InPlaceMigrationTests {
         let before = try Self.dump(url, v1)
         let v2 = try Self.version2(replacing: #"attributeType="Integer 32""#, with: #"attributeType="Integer 64""#)
         let holder = MigrationHolder()
-        var options = MigrationOptions()
-        options.progress = { progress in
+        let context = RunContext(progress: { progress in
             if progress.pass == .alter, progress.completed >= 2 { holder.migration?.cancel() }
-        }
-        let migration = try LightweightMigration(store: url, source: v1, destination: v2, options: options)
+        })
+        let migration = try LightweightMigration(store: url, source: v1, destination: v2, context: context)
         holder.migration = migration
         #expect {
             try migration.run()

@@ -52,7 +52,8 @@ struct MigrationFailureTests {
     }
 
     func blog(
-        _ url: URL, _ mappingText: String? = nil, options: MigrationOptions = MigrationOptions()
+        _ url: URL, _ mappingText: String? = nil, options: MigrationOptions = MigrationOptions(),
+        context: RunContext = RunContext()
     ) throws -> HeavyweightMigration {
         var mapping = try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml")
         if let mappingText {
@@ -65,7 +66,7 @@ struct MigrationFailureTests {
         }
         return HeavyweightMigration(
             store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"), mapping: mapping,
-            options: options)
+            options: options, context: context)
     }
 
     static func blogMapping(_ body: String) -> String {
@@ -224,11 +225,10 @@ struct MigrationFailureTests {
     func cancel() throws {
         let url = try MigrationFixtures.blogStore(in: folder)
         let box = MigrationBox()
-        var options = MigrationOptions()
-        options.progress = { progress in
+        let context = RunContext(progress: { progress in
             if progress.pass == .relate { box.migration?.cancel() }
-        }
-        box.migration = try blog(url, options: options)
+        })
+        box.migration = try blog(url, context: context)
         let error = try expectUntouched(url) { try box.migration!.run() }
         #expect(error?.code == .migrationCancelled)
     }

@@ -11,10 +11,12 @@ import Testing
 struct MigrationLockTests {
     let folder = TemporaryDirectory()
 
-    func blogMigration(_ url: URL, options: MigrationOptions = MigrationOptions()) throws -> HeavyweightMigration {
+    func blogMigration(
+        _ url: URL, options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
+    ) throws -> HeavyweightMigration {
         HeavyweightMigration(
             store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
-            mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options)
+            mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options, context: context)
     }
 
     @Test("a second run is told another migration is running, with the process; the lock file goes with the lock")
@@ -44,9 +46,9 @@ struct MigrationLockTests {
         let url = try MigrationFixtures.blogStore(in: folder)
         let held = try MigrationLock.acquire(store: url)
         // The other run migrates while this one waits.
-        var holding = MigrationOptions()
-        holding.heldLock = held
-        _ = try blogMigration(url, options: holding).run()
+        let holding = RunContext()
+        holding.use(held)
+        _ = try blogMigration(url, context: holding).run()
         let release = DispatchWorkItem { held.release() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.4, execute: release)
         var options = MigrationOptions()

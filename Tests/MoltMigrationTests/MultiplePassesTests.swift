@@ -117,14 +117,13 @@ struct MultiplePassesTests {
             var reports: [MigrationProgress] = []
         }
         let seen = Seen()
-        var options = MigrationOptions()
-        options.progress = { progress in
+        let context = RunContext(progress: { progress in
             seen.lock.lock()
             seen.reports.append(progress)
             seen.lock.unlock()
-        }
+        })
         try HeavyweightMigration(
-            store: store, source: v1, destination: v2, mappings: try Self.passes(), options: options
+            store: store, source: v1, destination: v2, mappings: try Self.passes(), context: context
         )
         .run()
         let fractions = seen.reports.map(\.fraction)

@@ -104,12 +104,13 @@ enum Jobs {
             mapping.entityMappings[index].kind = .custom
         }
         let passes = PassClock()
-        var options = options
-        options.logger.logLevel = .warning
-        options.progress = { passes.note($0.pass) }
+        var logger = Logger(label: "molt-bench")
+        logger.logLevel = .warning
+        let context = RunContext(logger: logger, progress: { passes.note($0.pass) })
         let start = DispatchTime.now()
         let report = try HeavyweightMigration(
-            store: store, source: source, destination: destination, mapping: mapping, options: options
+            store: store, source: source, destination: destination, mapping: mapping, options: options,
+            context: context
         ).run()
         let total = seconds(since: start)
         return JobResult(
@@ -126,11 +127,14 @@ enum Jobs {
     {
         let recorded = StatementLog()
         var options = MigrationOptions()
-        options.logger.logLevel = .warning
         options.sqlTrace = { recorded.append($0) }
+        var logger = Logger(label: "molt-bench")
+        logger.logLevel = .warning
         let start = DispatchTime.now()
-        let report = try LightweightMigration(store: store, source: source, destination: destination, options: options)
-            .run()
+        let report = try LightweightMigration(
+            store: store, source: source, destination: destination, options: options,
+            context: RunContext(logger: logger)
+        ).run()
         let total = seconds(since: start)
         guard report.inPlace else {
             throw RawDatabase.Failure(description: "not run in place: \(report.inPlaceObstacle ?? "?")")

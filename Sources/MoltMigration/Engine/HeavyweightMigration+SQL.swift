@@ -25,7 +25,7 @@ extension HeavyweightMigration {
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
                 mapping: mapping, expressions: RowExpressions(startDate: started))
         } catch {
-            options.logger.debug(
+            context.logger.debug(
                 "running the mapping object by object", metadata: ["molt.reason": "\(error)"])
             return nil
         }
@@ -41,27 +41,14 @@ extension HeavyweightMigration {
         try removeStore(at: newPath)
         // The store is locked and its log checkpointed (``SourceLock``): the main file is the whole store.
         try FileOperations.copy(store.path, to: newPath)
-        var copyOptions = options
-        copyOptions.backup = false
-        copyOptions.dryRun = false
         let migration = InPlaceMigration(
             url: URL(fileURLWithPath: newPath), source: sourceModel, destination: destinationModel, plan: plan,
-            options: copyOptions)
-        migration.isPrivateCopy = true
-        managerLock.lock()
-        activeCopy = migration
-        managerLock.unlock()
-        defer {
-            managerLock.lock()
-            activeCopy = nil
-            managerLock.unlock()
-        }
-        if cancellation.error != nil { migration.cancel() }
+            options: options, context: context, role: .privateCopy)
         let result: MigrationReport
         do {
             result = try migration.run(started: started)
         } catch let obstacle as InPlaceObstacle {
-            options.logger.debug(
+            context.logger.debug(
                 "running the mapping object by object", metadata: ["molt.reason": "\(obstacle.reason)"])
             try removeStore(at: newPath)
             return false

@@ -1,46 +1,10 @@
 public import Foundation
-public import Logging
+internal import Logging
 internal import MoltCore
 public import MoltMapping
 public import MoltModel
 import MoltSQLite
 internal import MoltStore
-
-/// Settings of a heavyweight migration.
-public struct MigrationOptions: Sendable {
-    /// Keep the old store (with its support folder) as `Name.molt-backup-<time>.ext`.
-    public var backup = false
-    /// Migrate into a temporary file, validate, count, and leave the store as it was.
-    public var dryRun = false
-    /// Objects read per query.
-    public var batchSize = 500
-    /// Objects written per transaction of the new store.
-    public var transactionSize = 5000
-    /// Called with progress as the migration goes (from the migrating thread).
-    public var progress: (@Sendable (MigrationProgress) -> Void)?
-    /// Let a mapping that needs no per-object work (no policy, no filter, values SQL can
-    /// compute) run as SQL over a copy of the store instead of object by object, and let the
-    /// relate pass set Core Data's default relationship values in SQL (see `SetBasedRelate`).
-    /// The result is the same store; off, every object goes through the passes.
-    public var allowsSQLCopy = true
-    /// Let the relate pass write a relationship for a batch of objects at once when their
-    /// policy keeps the default `createRelationships` and the values are Core Data's default
-    /// form (see `MigrationManager.relateBatchByDefault`). The result is the same store; off,
-    /// each object's relationships are written by their own calls.
-    public var allowsBatchedRelationships = true
-    /// Called with the text of each SQL statement run on the store being migrated in place
-    /// (values bound), in order: an audit of what the migration did.
-    public var sqlTrace: (@Sendable (String) -> Void)?
-    /// How long to wait, in seconds, when another migration of the store is running
-    /// (``MigrationLock``); 0 fails at once with Core Data's 134090.
-    public var lockWait: TimeInterval = 0
-    /// The store's migration lock, when the caller already holds it (an upgrade's steps, or a
-    /// command that took it before reading the store); otherwise the migration takes its own.
-    public var heldLock: MigrationLock?
-    public var logger = Logger(label: "molt.migration")
-
-    public init() {}
-}
 
 /// A heavyweight migration: Core Data's two-stack, three-pass copy of a store into a new file
 /// with the destination model, followed by a crash-safe swap.
@@ -70,7 +34,7 @@ public struct MigrationOptions: Sendable {
 /// let migration = HeavyweightMigration(store: url, source: v1, destination: v2, mapping: mapping)
 /// let report = try migration.run()
 /// ```
-public final class HeavyweightMigration: @unchecked Sendable {
+public final class HeavyweightMigration: Migration, @unchecked Sendable {
     /// The store's file, symbolic links resolved (the file an app opens; see ``StoreLocation``).
     public let store: URL
     public let sourceModel: ObjectModel
@@ -79,59 +43,68 @@ public final class HeavyweightMigration: @unchecked Sendable {
     /// the step is split into passes, each seeing (and able to fetch) what earlier ones made.
     public let mappings: [MappingModel]
     public let options: MigrationOptions
-    let cancellation = Cancellation()
-    let managerLock = NSLock()
-    private var activeManager: MigrationManager?
-    /// The in-place run over the new file, on the SQL path.
-    var activeCopy: InPlaceMigration?
+    public let context: RunContext
+    /// Whether this is the whole run or a step of an upgrade.
+    let role: RunRole
 
     public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
-        options: MigrationOptions = MigrationOptions()
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
     ) {
-        self.init(store: store, source: source, destination: destination, mappings: [mapping], options: options)
+        self.init(
+            store: store, source: source, destination: destination, mappings: [mapping], options: options,
+            context: context)
     }
 
     /// A migration in several passes: `mappings` run one after the other into the same new
     /// store (at least one).
-    public init(
+    public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
-        options: MigrationOptions = MigrationOptions()
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
+    ) {
+        self.init(
+            store: store, source: source, destination: destination, mappings: mappings, options: options,
+            context: context, role: .whole)
+    }
+
+    init(
+        store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
+        options: MigrationOptions, context: RunContext, role: RunRole
     ) {
         self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
         self.mappings = mappings
         self.options = options
+        self.context = context
+        self.role = role
     }
 
     /// The first (for most migrations, the only) mapping model.
     public var mapping: MappingModel { mappings.first ?? MappingModel(entityMappings: []) }
 
-    /// Stops a running migration (from any thread); it fails with 134120 and changes nothing.
-    public func cancel() {
-        cancellation.cancel(with: nil)
-        managerLock.lock()
-        activeManager?.cancel()
-        activeCopy?.cancel()
-        managerLock.unlock()
-    }
+    /// Whether the run leaves the store as it was (a dry run of the whole run).
+    var isDryRun: Bool { role.isDryRun(options) }
 
     /// Runs the migration.
     @discardableResult
     public func run() throws -> MigrationReport {
         let started = Date()
-        let logger = options.logger
         // One migration at a time, decided before anything is read (``MigrationLock``); a
         // file with several names is never replaced (``StoreLocation``; looked at once
         // recovery has removed the name an interrupted migration's backup gave it).
-        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
-        defer { if ownsLock { migrationLock.release() } }
+        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
+            try run(locked: migrationLock, started: started)
+        }
+    }
+
+    private func run(locked migrationLock: MigrationLock, started: Date) throws -> MigrationReport {
+        let logger = context.logger
         try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
-        if !options.dryRun { try StoreLocation(store).requireSingleName() }
+        if !isDryRun { try StoreLocation(store).requireSingleName() }
         if let done = try AlreadyMigrated.report(
-            store, source: sourceModel, destination: destinationModel, dryRun: options.dryRun, logger: logger)
+            store, source: sourceModel, destination: destinationModel, dryRun: isDryRun, logger: logger)
         {
             return done
         }
@@ -145,7 +118,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         let files = StoreFiles(store)
         let dryRunID = UUID().uuidString
         let newPath =
-            options.dryRun
+            isDryRun
             ? store.deletingLastPathComponent().appendingPathComponent(
                 ".\(store.lastPathComponent).molt-dryrun-\(dryRunID)"
             ).path
@@ -154,7 +127,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         // store's folder (``ExternalDataJournal``).
         let dryRunSupport = files.support + ".molt-dryrun-\(dryRunID)"
         var report = MigrationReport()
-        report.dryRun = options.dryRun
+        report.dryRun = isDryRun
         do {
             if let plan = sqlPlan(started: started),
                 try buildBySQL(at: newPath, plan: plan, report: &report, started: started)
@@ -167,18 +140,18 @@ public final class HeavyweightMigration: @unchecked Sendable {
             }
             // Every connection to the new store is closed now; make its content durable.
             try FileSync.sync(path: newPath)
-            if options.dryRun {
+            if isDryRun {
                 lock.abandon()
                 try removeStore(at: newPath)
                 try FileOperations.removeTree(dryRunSupport)
             } else {
                 try lock.releaseForSwap()
-                report.backup = try StoreSwap.replace(store, backup: options.backup, date: started)
+                report.backup = try StoreSwap.replace(store, backup: role.backsUp(options), date: started)
                 logger.info("migration finished", metadata: ["molt.store": "\(store.path)"])
             }
         } catch {
             lock.abandon()
-            if options.dryRun {
+            if isDryRun {
                 try? removeStore(at: newPath)
                 try? FileOperations.removeTree(dryRunSupport)
             } else if !FileOperations.exists(files.intent) {
@@ -253,7 +226,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
         report: inout MigrationReport, started: Date
     ) throws {
-        let logger = options.logger
+        let logger = context.logger
         let source = try openSource()
         for entity in source.layout.entities where !entity.isAbstract {
             report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
@@ -269,7 +242,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
         try removeStore(at: newPath)
         var journal: ExternalDataJournal?
         if usesExternalStorage {
-            if options.dryRun {
+            if isDryRun {
                 creation.externalData = ExternalDataFolder(supportFolder: URL(fileURLWithPath: dryRunSupport))
             } else {
                 let list = try ExternalDataJournal(StoreFiles(store))
@@ -330,18 +303,18 @@ public final class HeavyweightMigration: @unchecked Sendable {
     ) throws {
         let manager = try MigrationManager(
             source: source, destination: destination, mappingModel: mapping, passCount: mappings.count,
-            logger: options.logger, startDate: started)
-        managerLock.lock()
-        activeManager = manager
-        managerLock.unlock()
-        defer {
-            managerLock.lock()
-            activeManager = nil
-            managerLock.unlock()
+            context: context, startDate: started)
+        try manager.interruptible {
+            try runPasses(manager: manager, destination: destination, policyTypes: policyTypes, report: &report)
         }
-        if let error = cancellation.error { manager.cancel(with: error) }
+    }
 
-        let progress = ProgressReporter(options.progress)
+    /// Copy, relate, validate and `end` for each mapping model, then the final checks.
+    private func runPasses(
+        manager: MigrationManager, destination: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        report: inout MigrationReport
+    ) throws {
+        let progress = ProgressReporter(context.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
         if options.allowsSQLCopy { manager.attachSource() }
         report.passes = mappings.count
@@ -352,7 +325,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
             try manager.beginPass(index + 1, mappingModel: mappingModel, policies: policies)
             progress.mappingPass = (index + 1, mappings.count)
             if mappings.count > 1 {
-                options.logger.info(
+                context.logger.info(
                     "pass \(index + 1) of \(mappings.count)",
                     metadata: ["molt.mapping": "\(mappingModel.sourceFile ?? "mapping \(index + 1)")"])
             }
@@ -394,7 +367,7 @@ public final class HeavyweightMigration: @unchecked Sendable {
     }
 
     private func openSource() throws -> ObjectStore {
-        try Self.bind(try SQLiteStore(at: store, readOnly: true, logger: options.logger), toSource: sourceModel)
+        try Self.bind(try SQLiteStore(at: store, readOnly: true, logger: context.logger), toSource: sourceModel)
     }
 
     /// The store bound to the migration's source model; 134100 saying so when they differ.

@@ -35,6 +35,21 @@ public final class MigrationLock: @unchecked Sendable {
     private let path: String
     private let mutex = NSLock()
     private var descriptor: Int32
+    private var recovered: StoreRecovery.Outcome?
+
+    /// What ``StoreRecovery`` found under this lock: recovery runs once per lock held, however
+    /// many parts of a run ask for it.
+    func recoveryOutcome(_ recover: () throws -> StoreRecovery.Outcome) rethrows -> StoreRecovery.Outcome {
+        mutex.lock()
+        let known = recovered
+        mutex.unlock()
+        if let known { return known }
+        let outcome = try recover()
+        mutex.lock()
+        recovered = outcome
+        mutex.unlock()
+        return outcome
+    }
 
     private init(store: URL, path: String, descriptor: Int32, waited: Bool) {
         self.store = store
@@ -45,21 +60,6 @@ public final class MigrationLock: @unchecked Sendable {
 
     deinit {
         release()
-    }
-
-    /// The lock a migration of `store` runs under: the one its caller holds
-    /// (``MigrationOptions/heldLock``, which must be this store's), or its own, taken now
-    /// (`owned`: the run releases it when it ends).
-    static func forRun(store: URL, options: MigrationOptions) throws -> (lock: MigrationLock, owned: Bool) {
-        if let held = options.heldLock {
-            guard held.store.path == (try StoreLocation(store).url).path else {
-                throw MoltError(
-                    .migration, "the migration lock given is \(held.store.path)'s, not this store's",
-                    location: SourceLocation(file: store.path))
-            }
-            return (held, false)
-        }
-        return (try acquire(store: store, wait: options.lockWait, logger: options.logger), true)
     }
 
     /// The lock file of the store at `url` (a resolved store path).

@@ -45,9 +45,15 @@ public enum StoreRecovery {
         return try recover(locked: lock, logger: logger)
     }
 
-    /// Recovers the store whose migration lock the caller holds.
+    /// Recovers the store whose migration lock the caller holds. Recovery runs once per lock
+    /// held: asked again under the same lock (by the parts of one run), it answers what it
+    /// found the first time.
     @discardableResult
     public static func recover(locked lock: MigrationLock, logger: Logger? = nil) throws -> Outcome {
+        try lock.recoveryOutcome { try recoverNow(locked: lock, logger: logger) }
+    }
+
+    private static func recoverNow(locked lock: MigrationLock, logger: Logger?) throws -> Outcome {
         let url = lock.store
         let files = StoreFiles(url)
         var outcome = Outcome.nothingToDo

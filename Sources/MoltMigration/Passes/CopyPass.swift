@@ -57,24 +57,3 @@ extension EntityMapping.Kind {
     /// Whether mappings of this kind read source objects and run a policy.
     var readsSource: Bool { self == .copy || self == .transform || self == .custom }
 }
-
-/// Runs a policy hook, turning what it throws into Core Data's policy error (134170) naming
-/// the mapping, the hook and the object.
-enum PolicyCall {
-    static func run(_ mapping: EntityMapping, _ hook: String, object: ObjectID? = nil, _ body: () throws -> Void) throws
-    {
-        do {
-            try body()
-        } catch let error as MoltError {
-            throw error
-        } catch {
-            let subject = object.map { " on \($0)" } ?? ""
-            throw MoltError(
-                .entityMigrationPolicy,
-                "the policy of \(mapping.name) failed in \(hook)\(subject): \(error)", entity: mapping.name,
-                recovery:
-                    "Fix the policy \(mapping.policyName ?? "") or the data it cannot handle; the store was not changed.",
-                underlying: DescribedError(error))
-        }
-    }
-}

@@ -1,12 +1,8 @@
 import ArgumentParser
-import Dispatch
 import Foundation
+import Logging
 import Molt
 import MoltPolicies
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,15 +52,6 @@ struct Migrate: ParsableCommand {
             valueName: "mapping"))
     var mappings: [String] = []
 
-    @Flag(help: "Keep the old store as NAME.molt-backup-<time>.EXT beside the new one.")
-    var backup = false
-
-    @Flag(name: .customLong("dry-run"), help: "Migrate into a temporary file, validate and report; change nothing.")
-    var dryRun = false
-
-    @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
-    var progress = false
-
     @Flag(
         name: .customLong("source-model-from-store"),
         help:
@@ -72,66 +59,60 @@ struct Migrate: ParsableCommand {
     )
     var sourceModelFromStore = false
 
-    @OptionGroup var lock: LockOptions
+    @OptionGroup var runOptions: RunOptions
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let logger = global.bootstrap()
         CompiledPolicies.register()
-        try global.run {
-            let passes = try mappings.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
-            let mappingModel = try Self.firstOfPasses(passes, files: mappings)
-            let destination = try ModelPairOptions.model(
-                models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
-                useCurrent: true)
-            // The lock first: the store is read (recovered, its version found) only once no
-            // other migration of it runs, so a run that waited plans from what the other left.
-            let held = try lock.acquire(store, logger: logger)
-            defer { held.release() }
-            let url = held.store
-            try StoreRecovery.recover(locked: held, logger: logger)
-            if try SQLiteStore(at: url, logger: logger).metadata.entityVersionHashes
-                == destination.entityVersionHashes()
-            {
-                Output.line(
-                    "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
-                )
-                return
-            }
-            let source = try sourceModel(for: url, mapping: mappingModel, waited: held.waited)
-            var options = MigrationOptions()
-            options.heldLock = held
-            options.backup = backup
-            options.dryRun = dryRun
-            options.logger = logger
-            let display = ProgressDisplay(lines: progress)
-            if display.isActive { options.progress = { display.show($0) } }
-            let run: () throws -> MigrationReport
-            let cancel: @Sendable () -> Void
-            if !passes.isEmpty {
-                let migration = HeavyweightMigration(
-                    store: url, source: source, destination: destination, mappings: passes, options: options)
-                run = migration.run
-                cancel = { migration.cancel() }
-            } else {
-                let migration = try LightweightMigration(
-                    store: url, source: source, destination: destination, options: options)
-                run = migration.run
-                cancel = { migration.cancel() }
-            }
-            let interrupt = Interrupts.onInterrupt(cancel)
-            defer { interrupt.cancel() }
-            let report: MigrationReport
-            do {
-                report = try run()
-                display.finish()
-            } catch {
-                display.finish()
-                throw error
-            }
-            print(report: report, source: source, destination: destination)
+        try global.run { try migrate(logger: logger) }
+    }
+
+    private func migrate(logger: Logger) throws {
+        let passes = try mappings.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
+        let mappingModel = try Self.firstOfPasses(passes, files: mappings)
+        let destination = try ModelPairOptions.model(
+            models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
+            useCurrent: true)
+        let display = ProgressDisplay(lines: runOptions.progress)
+        var progress: (@Sendable (MigrationProgress) -> Void)?
+        if display.isActive { progress = { display.show($0) } }
+        // The lock first: the store is read (recovered, its version found) only once no other
+        // migration of it runs, so a run that waited plans from what the other left.
+        try runOptions.run(store, logger: logger, progress: progress) { context, held in
+            defer { display.finish() }
+            try migrate(
+                held: held, context: context, passes: passes, mapping: mappingModel, destination: destination)
         }
+    }
+
+    /// Migrates the store whose lock `held` is, in `context`.
+    private func migrate(
+        held: MigrationLock, context: RunContext, passes: [MappingModel], mapping: MappingModel?,
+        destination: ObjectModel
+    ) throws {
+        let url = held.store
+        try StoreRecovery.recover(locked: held, logger: context.logger)
+        if try SQLiteStore(at: url, logger: context.logger).metadata.entityVersionHashes
+            == destination.entityVersionHashes()
+        {
+            Output.line(
+                "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
+            )
+            return
+        }
+        let source = try sourceModel(for: url, mapping: mapping, waited: held.waited)
+        let migration: any Migration<MigrationReport> =
+            passes.isEmpty
+            ? try LightweightMigration(
+                store: url, source: source, destination: destination, options: runOptions.migrationOptions,
+                context: context)
+            : HeavyweightMigration(
+                store: url, source: source, destination: destination, mappings: passes,
+                options: runOptions.migrationOptions, context: context)
+        let report = try migration.run()
+        print(report: report, source: source, destination: destination)
     }
 
     /// The first pass's mapping (nil without any), once every pass is checked to go between
@@ -236,61 +217,5 @@ struct Migrate: ParsableCommand {
             )
         }
         if let backup = report.backup { Output.line("The old store is kept as \(backup)") }
-    }
-}
-
-/// Shows migration progress on standard error: a bar redrawn in place on a terminal, or (with
-/// --progress) a line every 5%; nothing otherwise.
-final class ProgressDisplay: @unchecked Sendable {
-    let isTerminal = isatty(STDERR_FILENO) == 1
-    let lines: Bool
-    private var lastPercent = -1
-    private let lock = NSLock()
-
-    init(lines: Bool) {
-        self.lines = lines
-    }
-
-    var isActive: Bool { isTerminal || lines }
-
-    func show(_ progress: MigrationProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        let percent = Int(progress.fraction * 100)
-        if isTerminal {
-            let width = 30
-            let filled = Int(progress.fraction * Double(width))
-            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            let text =
-                "\r[\(bar)] \(String(format: "%3d", percent))% \(progress.pass.rawValue) \(progress.step ?? "") \(progress.completed)/\(progress.total)"
-            FileHandle.standardError.write(Data((text.padding(toLength: 100, withPad: " ", startingAt: 0)).utf8))
-        } else if percent / 5 != lastPercent / 5 {
-            FileHandle.standardError.write(Data("molt: \(progress)\n".utf8))
-        }
-        lastPercent = percent
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isTerminal, lastPercent >= 0 {
-            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 100) + "\r").utf8))
-        }
-    }
-}
-
-/// Turns Ctrl-C into a clean cancellation (134120): the store is left as it was.
-enum Interrupts {
-    static func cancel(_ migration: HeavyweightMigration) -> any DispatchSourceSignal {
-        onInterrupt { migration.cancel() }
-    }
-
-    /// Calls `cancel` on Ctrl-C until the returned source is cancelled.
-    static func onInterrupt(_ cancel: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: cancel)
-        source.resume()
-        return source
     }
 }

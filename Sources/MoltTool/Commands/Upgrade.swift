@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Molt
 import MoltPolicies
@@ -80,15 +79,6 @@ struct Upgrade: ParsableCommand {
         help: "Order versions by name, numbers read as numbers (used only when there is no versions.txt).")
     var orderByName = false
 
-    @Flag(help: "Keep the store as it was before the upgrade as NAME.molt-backup-<time>.EXT.")
-    var backup = false
-
-    @Flag(name: .customLong("dry-run"), help: "Upgrade a temporary copy, report, and delete it; change nothing.")
-    var dryRun = false
-
-    @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
-    var progress = false
-
     @Flag(
         name: .customLong("source-model-from-store"),
         help:
@@ -96,7 +86,7 @@ struct Upgrade: ParsableCommand {
     )
     var sourceModelFromStore = false
 
-    @OptionGroup var lock: LockOptions
+    @OptionGroup var runOptions: RunOptions
 
     @OptionGroup var global: GlobalOptions
 
@@ -119,39 +109,31 @@ struct Upgrade: ParsableCommand {
             if FileManager.default.fileExists(atPath: orderFile.path) {
                 files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
             }
-            var options = MigrationOptions()
-            options.backup = backup
-            options.dryRun = dryRun
-            options.logger = logger
             if plan {
                 // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
                 let upgrade = StoreUpgrade(
-                    store: url, versions: versions, mappingFiles: files, order: order, to: to, options: options)
+                    store: url, versions: versions, mappingFiles: files, order: order, to: to,
+                    options: runOptions.migrationOptions, context: RunContext(logger: logger))
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try upgrade.plan().lines.forEach { Output.line($0) }
                 return
             }
             // The lock first: the upgrade plans from the store as it is once no other migration
             // of it runs.
-            let held = try lock.acquire(store, logger: logger)
-            defer { held.release() }
-            options.heldLock = held
-            let upgrade = StoreUpgrade(
-                store: url, versions: versions, mappingFiles: files, order: order, to: to, options: options)
-            upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
-            try perform(upgrade, waited: held.waited)
+            try runOptions.run(store, logger: logger) { context, held in
+                let upgrade = StoreUpgrade(
+                    store: url, versions: versions, mappingFiles: files, order: order, to: to,
+                    options: runOptions.migrationOptions, context: context)
+                upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
+                try perform(upgrade, waited: held.waited)
+            }
         }
     }
 
     func perform(_ upgrade: StoreUpgrade, waited: Bool) throws {
-        let display = ProgressDisplay(lines: progress)
+        let display = ProgressDisplay(lines: runOptions.progress)
         let printer = StepPrinter(display: display)
         upgrade.progress = { printer.show($0) }
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler { upgrade.cancel() }
-        interrupt.resume()
-        defer { interrupt.cancel() }
         let report: UpgradeReport
         do {
             report = try upgrade.run()

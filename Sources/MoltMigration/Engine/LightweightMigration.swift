@@ -20,7 +20,7 @@ internal import MoltStore
 /// let report = try LightweightMigration(store: url, source: v1, destination: v2).run()
 /// print(report.inPlace ? "migrated in place" : "copied")
 /// ```
-public final class LightweightMigration: @unchecked Sendable {
+public final class LightweightMigration: Migration, @unchecked Sendable {
     /// The store's file, symbolic links resolved (see ``StoreLocation``).
     public let store: URL
     public let sourceModel: ObjectModel
@@ -28,14 +28,20 @@ public final class LightweightMigration: @unchecked Sendable {
     /// The inferred mapping.
     public let mapping: MappingModel
     public let options: MigrationOptions
+    public let context: RunContext
+    /// Whether this is the whole run or a step of an upgrade.
+    let role: RunRole
 
     /// Infers the mapping; throws Core Data's 134190 with every reason when it cannot be.
     public convenience init(
-        store: URL, source: ObjectModel, destination: ObjectModel, options: MigrationOptions = MigrationOptions()
+        store: URL, source: ObjectModel, destination: ObjectModel, options: MigrationOptions = MigrationOptions(),
+        context: RunContext = RunContext()
     ) throws {
         switch MappingInference.infer(from: source, to: destination) {
         case .inferred(let mapping):
-            self.init(store: store, source: source, destination: destination, mapping: mapping, options: options)
+            self.init(
+                store: store, source: source, destination: destination, mapping: mapping, options: options,
+                context: context)
         case .impossible(let reasons):
             throw Self.inferenceError(reasons, source: source, destination: destination)
         }
@@ -43,31 +49,45 @@ public final class LightweightMigration: @unchecked Sendable {
 
     /// Uses `mapping`, which must be the inferred one (``MappingInference``) or one like it:
     /// anything the in-place path cannot run goes through the heavyweight engine.
-    public init(
+    public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
-        options: MigrationOptions = MigrationOptions()
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
+    ) {
+        self.init(
+            store: store, source: source, destination: destination, mapping: mapping, options: options,
+            context: context, role: .whole)
+    }
+
+    init(
+        store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
+        options: MigrationOptions, context: RunContext, role: RunRole
     ) {
         self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
         self.mapping = mapping
         self.options = options
+        self.context = context
+        self.role = role
     }
 
     /// Runs the migration: in place when it can, otherwise with the heavyweight engine.
     @discardableResult
     public func run() throws -> MigrationReport {
         let started = Date()
-        let logger = options.logger
-        // One migration at a time, decided before anything is read (``MigrationLock``).
-        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
-        defer { if ownsLock { migrationLock.release() } }
-        var options = options
-        options.heldLock = migrationLock
+        // One migration at a time, decided before anything is read (``MigrationLock``); the
+        // heavyweight engine, when it runs instead, works under the same lock.
+        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
+            try run(locked: migrationLock, started: started)
+        }
+    }
+
+    private func run(locked migrationLock: MigrationLock, started: Date) throws -> MigrationReport {
+        let logger = context.logger
         try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         if let done = try AlreadyMigrated.report(
-            store, source: sourceModel, destination: destinationModel, dryRun: options.dryRun, logger: logger)
+            store, source: sourceModel, destination: destinationModel, dryRun: role.isDryRun(options), logger: logger)
         {
             return done
         }
@@ -76,9 +96,8 @@ public final class LightweightMigration: @unchecked Sendable {
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
                 mapping: mapping, expressions: RowExpressions(startDate: started))
             let migration = InPlaceMigration(
-                url: store, source: sourceModel, destination: destinationModel, plan: plan, options: options)
-            setActive(.inPlace(migration))
-            defer { setActive(nil) }
+                url: store, source: sourceModel, destination: destinationModel, plan: plan, options: options,
+                context: context, role: role)
             var report = try migration.run(started: started)
             report.duration = Date().timeIntervalSince(started)
             return report
@@ -87,42 +106,12 @@ public final class LightweightMigration: @unchecked Sendable {
                 "cannot migrate in place; copying instead",
                 metadata: ["molt.store": "\(store.path)", "molt.reason": "\(obstacle.reason)"])
             let migration = HeavyweightMigration(
-                store: store, source: sourceModel, destination: destinationModel, mapping: mapping, options: options)
-            setActive(.heavyweight(migration))
-            defer { setActive(nil) }
+                store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],
+                options: options, context: context, role: role)
             var report = try migration.run()
             report.inPlaceObstacle = obstacle.reason
             return report
         }
-    }
-
-    /// Stops a running migration (from any thread); it fails with 134120 and changes nothing.
-    public func cancel() {
-        lock.lock()
-        defer { lock.unlock() }
-        cancelled = true
-        switch active {
-        case .inPlace(let migration)?: migration.cancel()
-        case .heavyweight(let migration)?: migration.cancel()
-        case nil: break
-        }
-    }
-
-    private enum Running {
-        case inPlace(InPlaceMigration)
-        case heavyweight(HeavyweightMigration)
-    }
-
-    private let lock = NSLock()
-    private var active: Running?
-    private var cancelled = false
-
-    private func setActive(_ running: Running?) {
-        lock.lock()
-        active = running
-        let cancel = cancelled
-        lock.unlock()
-        if cancel, running != nil { self.cancel() }
     }
 
     /// Core Data's 134190, listing why the mapping cannot be inferred.

@@ -25,53 +25,49 @@ final class InPlaceMigration {
     let sourceModel: ObjectModel
     let destinationModel: ObjectModel
     let options: MigrationOptions
+    let context: RunContext
+    /// The store itself, or the private copy a heavyweight migration builds on its SQL path
+    /// (``RunRole/privateCopy``): no other process knows that copy and a failure deletes it,
+    /// so it is changed without a journal and without syncing, then put back in its journal
+    /// mode.
+    let role: RunRole
     let plan: InPlacePlan
     private let progress: ProgressReporter
-    /// The store is a private copy a heavyweight migration builds (``HeavyweightMigration``'s
-    /// SQL path): no other process knows it, a failure deletes it, so it is changed without a
-    /// journal and without syncing, then put back in its journal mode.
-    var isPrivateCopy = false
-    private var connection: SQLiteConnection?
-    private let lock = NSLock()
-    private var cancelled = false
 
-    init(url: URL, source: ObjectModel, destination: ObjectModel, plan: InPlacePlan, options: MigrationOptions) {
+    init(
+        url: URL, source: ObjectModel, destination: ObjectModel, plan: InPlacePlan, options: MigrationOptions,
+        context: RunContext, role: RunRole
+    ) {
         self.url = url
         self.sourceModel = source
         self.destinationModel = destination
         self.plan = plan
         self.options = options
-        self.progress = ProgressReporter(options.progress)
+        self.context = context
+        self.role = role
+        self.progress = ProgressReporter(context.progress)
     }
 
-    /// Stops the migration at the next statement (or interrupts the running one).
-    func cancel() {
-        lock.lock()
-        defer { lock.unlock() }
-        cancelled = true
-        connection?.interrupt()
-    }
+    private var isPrivateCopy: Bool { role == .privateCopy }
+    private var isDryRun: Bool { role.isDryRun(options) }
 
     private func checkCancelled() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if cancelled { throw Cancellation.cancelledError }
+        try context.cancellation.check()
     }
 
     func run(started: Date) throws -> MigrationReport {
-        let logger = options.logger
-        let store = try SQLiteStore(at: url, readOnly: false, logger: logger)
+        let store = try SQLiteStore(at: url, readOnly: false, logger: context.logger)
         let connection = store.connection
+        defer { connection.close() }
         if let trace = options.sqlTrace { connection.trace(trace) }
-        lock.lock()
-        self.connection = connection
-        lock.unlock()
-        defer {
-            lock.lock()
-            self.connection = nil
-            lock.unlock()
-            connection.close()
+        nonisolated(unsafe) let interrupted = connection
+        return try context.cancellation.whileRunning(interrupt: { interrupted.interrupt() }) {
+            try run(store, started: started)
         }
+    }
+
+    private func run(_ store: SQLiteStore, started: Date) throws -> MigrationReport {
+        let connection = store.connection
         let sourceStore = try HeavyweightMigration.bind(store, toSource: sourceModel)
         let writeAheadLog = try store.journalMode() == "wal"
         if isPrivateCopy {
@@ -80,7 +76,7 @@ final class InPlaceMigration {
             try takeLock(connection)
         }
         var report = MigrationReport()
-        report.dryRun = options.dryRun
+        report.dryRun = isDryRun
         report.inPlace = true
         do {
             try checkNoTriggersOrViews(connection)
@@ -91,7 +87,7 @@ final class InPlaceMigration {
                 source: sourceModel, destination: destinationModel, mapping: plan.mapping
             )
             .counted(in: sourceStore)
-            if options.backup && !options.dryRun { report.backup = try backUp(started: started) }
+            if role.backsUp(options) { report.backup = try backUp(started: started) }
             FaultPoint.reach("inplace.start")
             try plan.expressions.register(on: connection)
             try migrate(connection, store: store)
@@ -110,7 +106,7 @@ final class InPlaceMigration {
             }
             try checkCancelled()
             FaultPoint.reach("inplace.before-commit")
-            try connection.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+            try connection.execute(isDryRun ? "ROLLBACK" : "COMMIT")
             FaultPoint.reach("inplace.committed")
         } catch {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
@@ -123,10 +119,10 @@ final class InPlaceMigration {
             try? connection.checkpoint(.truncate)
         }
         FaultPoint.reach("inplace.checkpointed")
-        if !options.dryRun { try? connection.execute("PRAGMA incremental_vacuum") }
+        if !isDryRun { try? connection.execute("PRAGMA incremental_vacuum") }
         FaultPoint.reach("inplace.vacuumed")
-        logger.info(
-            "migrated in place", metadata: ["molt.store": "\(url.path)", "molt.dryRun": "\(options.dryRun)"])
+        context.logger.info(
+            "migrated in place", metadata: ["molt.store": "\(url.path)", "molt.dryRun": "\(isDryRun)"])
         return report
     }
 

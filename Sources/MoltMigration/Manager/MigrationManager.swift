@@ -52,7 +52,9 @@ public final class MigrationManager {
     var currentSource: ObjectID?
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
-    private let cancellation = Cancellation()
+    /// The run this manager is part of (its cancellation is the run's).
+    let context: RunContext
+    var cancellation: Cancellation { context.cancellation }
     let sqlState = SetBasedState()
     let queryState = QueryState()
     /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
@@ -65,7 +67,7 @@ public final class MigrationManager {
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
-        logger: Logger, startDate: Date
+        context: RunContext, startDate: Date
     ) throws {
         self.source = source
         self.destination = destination
@@ -73,7 +75,8 @@ public final class MigrationManager {
         self.destinationModel = destination.model
         self.mappingModel = mappingModel
         self.passCount = passCount
-        self.logger = logger
+        self.context = context
+        self.logger = context.logger
         self.startDate = startDate
         userInfo = MigrationUserInfo()
         writer = try ObjectWriter(
@@ -164,8 +167,15 @@ public final class MigrationManager {
     /// "cancelled", when nil), the source store untouched. Safe to call from any thread.
     public func cancel(with error: (any Error & Sendable)? = nil) {
         cancellation.cancel(with: error)
-        let connection = destination.store.connection
-        sqlState.interruptIfRunning { connection.interrupt() }
+    }
+
+    /// Runs `body` (the passes) with a cancellation of the run interrupting the SQL statement
+    /// the manager is running, if any.
+    func interruptible<T>(_ body: () throws -> T) rethrows -> T {
+        let state = sqlState
+        nonisolated(unsafe) let connection = destination.store.connection
+        return try cancellation.whileRunning(
+            interrupt: { state.interruptIfRunning { connection.interrupt() } }, body)
     }
 
     /// Whether the migration has been cancelled.
@@ -330,31 +340,5 @@ public final class MigrationManager {
             throw MoltError(.migration, "unknown entity number \(key.entity)")
         }
         return ObjectID(entity: entity, primaryKey: key.primaryKey)
-    }
-}
-
-/// A cancellation flag shared across threads.
-final class Cancellation: @unchecked Sendable {
-    /// Core Data's 134120, for a migration stopped on request.
-    static let cancelledError = MoltError(
-        .migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
-
-    private let lock = NSLock()
-    private var stored: (any Error & Sendable)?
-
-    var error: (any Error & Sendable)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-
-    func cancel(with error: (any Error & Sendable)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        if stored == nil {
-            stored =
-                error
-                ?? Self.cancelledError
-        }
     }
 }

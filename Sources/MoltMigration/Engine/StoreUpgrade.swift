@@ -32,7 +32,7 @@ internal import MoltStore
 /// print(try upgrade.plan())
 /// let report = try upgrade.run()
 /// ```
-public final class StoreUpgrade: @unchecked Sendable {
+public final class StoreUpgrade: Migration, @unchecked Sendable {
     /// The store metadata key holding the upgrade's record of completed stage handlers.
     public static let progressKey = "MoltUpgradeProgress"
 
@@ -41,8 +41,14 @@ public final class StoreUpgrade: @unchecked Sendable {
     public let planner: UpgradePlanner
     /// The destination version's name; nil for the current version.
     public let destination: String?
-    /// Settings passed to each step (backup only to the first, dry run handled by the upgrade).
+    /// What the user asked for, passed to each step unchanged (the first step keeps the
+    /// backup; the upgrade runs a dry run on a copy).
     public let options: MigrationOptions
+    /// The run's logger and cancellation; each step reports its progress through the upgrade's
+    /// ``progress``.
+    public let context: RunContext
+    /// Whether this is the whole run or the upgrade of a dry run's copy.
+    let role: RunRole
     /// Called as the upgrade goes (from the upgrading thread). Set it before ``run()``.
     public var progress: (@Sendable (UpgradeProgress) -> Void)?
     /// When the store matches no version given, migrate it from its own embedded model
@@ -52,42 +58,47 @@ public final class StoreUpgrade: @unchecked Sendable {
     /// store fails with 134130. Set it before ``plan()`` or ``run()``.
     public var allowsEmbeddedSourceModel = false
 
-    private let lock = NSLock()
-    private var cancelled = false
-    /// Cancels the step running now.
-    private var cancelActiveStep: (() -> Void)?
-    /// The upgrade of a dry run's copy.
-    private var activeCopy: StoreUpgrade?
-
-    public init(
+    public convenience init(
         store: URL, versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
         order: VersionOrder = .automatic, to destination: String? = nil, stages: [UpgradeStage] = [],
-        options: MigrationOptions = MigrationOptions()
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
+    ) {
+        self.init(
+            store: store,
+            planner: UpgradePlanner(versions: versions, mappingFiles: mappingFiles, order: order, stages: stages),
+            to: destination, options: options, context: context, role: .whole)
+    }
+
+    private init(
+        store: URL, planner: UpgradePlanner, to destination: String?, options: MigrationOptions, context: RunContext,
+        role: RunRole
     ) {
         self.store = (try? StoreLocation(store).url) ?? store
-        self.planner = UpgradePlanner(versions: versions, mappingFiles: mappingFiles, order: order, stages: stages)
+        self.planner = planner
         self.destination = destination
         self.options = options
+        self.context = context
+        self.role = role
     }
 
     // MARK: Planning
 
     /// What ``run()`` would do now, read from the store without changing it.
     public func plan() throws -> UpgradePlan {
-        try plan(options: options)
+        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
+        return try plan(lockHeld: context.holdsMigrationLock(of: store))
     }
 
-    /// The plan, read with `options` (whose ``MigrationOptions/heldLock`` says the caller holds
-    /// the store's lock).
-    func plan(options: MigrationOptions) throws -> UpgradePlan {
+    /// The plan; `lockHeld` when the run holds the store's migration lock.
+    private func plan(lockHeld: Bool) throws -> UpgradePlan {
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         let files = StoreFiles(store)
         // Files beside the store are another run's work while it holds the lock, leftovers
         // of an interrupted one otherwise.
-        let running = options.heldLock == nil ? MigrationLock.running(of: store) : nil
+        let running = lockHeld ? nil : MigrationLock.running(of: store)
         let interrupted =
             running == nil && (FileOperations.exists(files.new) || FileOperations.exists(files.intent))
-        let sqlite = try SQLiteStore(at: store, snapshot: true, logger: options.logger)
+        let sqlite = try SQLiteStore(at: store, snapshot: true, logger: context.logger)
         defer { sqlite.connection.close() }
         let metadata = sqlite.metadata
         var plan: UpgradePlan
@@ -102,7 +113,7 @@ public final class StoreUpgrade: @unchecked Sendable {
                 error.details.append("the store's embedded model does not match it either: \(embedded.compatibility)")
                 throw error
             }
-            options.logger.notice(
+            context.logger.notice(
                 "using the store's embedded model: its hashes match the store",
                 metadata: ["molt.store": "\(store.path)"])
             var embeddedPlan = try planner.plan(fromEmbedded: embedded.model, storePath: store.path, to: destination)
@@ -140,32 +151,28 @@ public final class StoreUpgrade: @unchecked Sendable {
     /// Stops the upgrade: the running step stops at once (and changes nothing), otherwise it
     /// stops before the next step or handler. It fails with 134120; completed steps stay done.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        let step = cancelActiveStep
-        let copy = activeCopy
-        lock.unlock()
-        step?()
-        copy?.cancel()
+        context.cancel()
     }
 
     /// Runs the upgrade.
     @discardableResult
     public func run() throws -> UpgradeReport {
         let started = Date()
-        let logger = options.logger
         try checkCancelled()
         // One migration at a time, decided before anything is read (``MigrationLock``): the
-        // plan is made from the store as it is once the lock is held.
-        let (migrationLock, ownsLock) = try MigrationLock.forRun(store: store, options: options)
-        defer { if ownsLock { migrationLock.release() } }
+        // plan is made from the store as it is once the lock is held; every step runs under it.
+        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
+            try run(locked: migrationLock, started: started)
+        }
+    }
+
+    private func run(locked migrationLock: MigrationLock, started: Date) throws -> UpgradeReport {
+        let logger = context.logger
         let recovery = try StoreRecovery.recover(locked: migrationLock, logger: logger)
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
-        if options.dryRun { return try dryRun(started: started, recovery: recovery) }
+        if role.isDryRun(options) { return try dryRun(started: started, recovery: recovery) }
 
-        var planOptions = options
-        planOptions.heldLock = migrationLock
-        let plan = try self.plan(options: planOptions)
+        let plan = try self.plan(lockHeld: true)
         // A step that replaces the file must not split a file with several names.
         if plan.steps.contains(where: { $0.kind == .heavyweight }) { try StoreLocation(store).requireSingleName() }
         var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
@@ -182,7 +189,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         // store before it; then the store is copied first.
         let writesFirst = plan.pendingDidMigrate != nil || plan.steps.first?.stage != nil
         var backupTaken = false
-        if options.backup, count > 0 || plan.pendingDidMigrate != nil, writesFirst {
+        if role.backsUp(options), count > 0 || plan.pendingDidMigrate != nil, writesFirst {
             let target = StoreFiles(store).backupName(at: started)
             try UpgradeBackup.copy(store, to: target, logger: logger)
             report.backup = target
@@ -205,15 +212,11 @@ public final class StoreUpgrade: @unchecked Sendable {
                 if stage.willMigrate != nil { handlers.append(.willMigrate) }
                 try checkCancelled()
             }
-            var stepOptions = options
-            stepOptions.heldLock = migrationLock
-            stepOptions.backup = options.backup && index == 0 && !backupTaken
-            stepOptions.dryRun = false
-            stepOptions.progress = { [weak self] progress in
+            let backsUp = role.backsUp(options) && index == 0 && !backupTaken
+            let migration = try migrate(step, backsUp: backsUp) { [weak self] progress in
                 self?.notify(index, count, step, .migrating(progress))
             }
-            let migration = try migrate(step, options: stepOptions)
-            if stepOptions.backup { report.backup = migration.backup }
+            if backsUp { report.backup = migration.backup }
             FaultPoint.reach("upgrade.step-migrated")
             try confirmVersion(after: step)
             if let stage = step.stage {
@@ -240,9 +243,7 @@ public final class StoreUpgrade: @unchecked Sendable {
     // MARK: Steps
 
     private func checkCancelled() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if cancelled {
+        if context.isCancelled {
             throw MoltError(
                 .migrationCancelled, "the upgrade was cancelled", location: SourceLocation(file: store.path),
                 recovery: "Run it again when ready: it continues from the version the store is at.")
@@ -263,32 +264,24 @@ public final class StoreUpgrade: @unchecked Sendable {
             UpgradeProgress(stepIndex: index, stepCount: count, step: step, event: event, fraction: min(1, fraction)))
     }
 
-    private func migrate(_ step: UpgradeStep, options: MigrationOptions) throws -> MigrationReport {
-        let run: () throws -> MigrationReport
-        let cancel: () -> Void
+    /// Runs one step on the store, under the upgrade's lock and cancellation, its progress
+    /// reported to `progress`.
+    private func migrate(
+        _ step: UpgradeStep, backsUp: Bool, progress: @escaping @Sendable (MigrationProgress) -> Void
+    ) throws -> MigrationReport {
+        let stepContext = context.reporting(to: progress)
         switch step.kind {
         case .lightweight:
-            let migration = LightweightMigration(
+            return try LightweightMigration(
                 store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
-                options: options)
-            (run, cancel) = (migration.run, migration.cancel)
+                options: options, context: stepContext, role: .upgradeStep(backsUp: backsUp)
+            ).run()
         case .heavyweight:
-            let migration = HeavyweightMigration(
+            return try HeavyweightMigration(
                 store: store, source: step.sourceModel, destination: step.destinationModel, mappings: step.mappings,
-                options: options)
-            (run, cancel) = (migration.run, migration.cancel)
+                options: options, context: stepContext, role: .upgradeStep(backsUp: backsUp)
+            ).run()
         }
-        lock.lock()
-        cancelActiveStep = cancel
-        let stop = cancelled
-        lock.unlock()
-        defer {
-            lock.lock()
-            cancelActiveStep = nil
-            lock.unlock()
-        }
-        if stop { cancel() }
-        return try run()
     }
 
     /// Runs one handler of `stage` in a transaction on the store bound to `model`, and records
@@ -300,7 +293,7 @@ public final class StoreUpgrade: @unchecked Sendable {
     ) throws {
         let handler = stage.handler(phase)
         if handler != nil { notify(index, count, step, .handlerStarted(stage, phase)) }
-        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: options.logger)
+        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: context.logger)
         defer { sqlite.connection.close() }
         let objects = try ObjectStore(store: sqlite, model: model)
         try objects.write { writer in
@@ -329,7 +322,7 @@ public final class StoreUpgrade: @unchecked Sendable {
     /// Checks the store reached the step's version, and that the stage's record survived the
     /// migration (migrations keep other metadata keys); writes it again if it did not.
     private func confirmVersion(after step: UpgradeStep) throws {
-        let sqlite = try SQLiteStore(at: store, readOnly: step.stage == nil, logger: options.logger)
+        let sqlite = try SQLiteStore(at: store, readOnly: step.stage == nil, logger: context.logger)
         defer { sqlite.connection.close() }
         guard sqlite.metadata.entityVersionHashes == step.to.hashes else {
             throw MoltError(
@@ -339,7 +332,7 @@ public final class StoreUpgrade: @unchecked Sendable {
         guard let stage = step.stage else { return }
         let expected = UpgradeMark(stage: stage, completed: .willMigrate)
         if UpgradeMark(sqlite.metadata.additionalEntries[Self.progressKey]) != expected {
-            options.logger.warning(
+            context.logger.warning(
                 "the migration dropped the upgrade's progress record; writing it again",
                 metadata: ["molt.store": "\(store.path)", "molt.stage": "\(stage.name)"])
             var metadata = sqlite.metadata
@@ -350,9 +343,9 @@ public final class StoreUpgrade: @unchecked Sendable {
 
     /// Removes the progress record, when there is one.
     private func removeMark() throws {
-        guard (try SQLiteStore(at: store, logger: options.logger)).metadata.additionalEntries[Self.progressKey] != nil
+        guard (try SQLiteStore(at: store, logger: context.logger)).metadata.additionalEntries[Self.progressKey] != nil
         else { return }
-        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: options.logger)
+        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: context.logger)
         defer { sqlite.connection.close() }
         var metadata = sqlite.metadata
         metadata.additionalEntries[Self.progressKey] = nil
@@ -363,27 +356,13 @@ public final class StoreUpgrade: @unchecked Sendable {
     private func dryRun(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
         let copy = store.deletingLastPathComponent().appendingPathComponent(
             ".\(store.lastPathComponent).molt-dryrun-upgrade-\(UUID().uuidString)")
-        try UpgradeBackup.copy(store, to: copy.path, logger: options.logger)
+        try UpgradeBackup.copy(store, to: copy.path, logger: context.logger)
         defer { UpgradeBackup.remove(copy.path) }
-        var copyOptions = options
-        copyOptions.dryRun = false
-        copyOptions.backup = false
-        copyOptions.heldLock = nil  // the copy is another store, with a lock of its own
+        // The copy is another store, under a lock of its own, sharing this run's cancellation.
         let upgrade = StoreUpgrade(
-            store: copy, versions: planner.versions, mappingFiles: planner.mappingFiles, order: planner.order,
-            to: destination, stages: planner.stages, options: copyOptions)
+            store: copy, planner: planner, to: destination, options: options, context: context, role: .dryRunCopy)
         upgrade.progress = progress
         upgrade.allowsEmbeddedSourceModel = allowsEmbeddedSourceModel
-        lock.lock()
-        activeCopy = upgrade
-        let stop = cancelled
-        lock.unlock()
-        defer {
-            lock.lock()
-            activeCopy = nil
-            lock.unlock()
-        }
-        if stop { upgrade.cancel() }
         var report = try upgrade.run()
         report.dryRun = true
         report.recovery = recovery

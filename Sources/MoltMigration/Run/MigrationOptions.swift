@@ -1,0 +1,33 @@
+public import Foundation
+
+/// What the user asks of a migration: these settings are made once, before the run, and read,
+/// never changed, by everything the run does. How the run reports and is stopped (its logger,
+/// progress and cancellation) is the ``RunContext``'s.
+public struct MigrationOptions: Sendable {
+    /// Keep the old store (with its support folder) as `Name.molt-backup-<time>.ext`.
+    public var backup = false
+    /// Migrate into a temporary file, validate, count, and leave the store as it was.
+    public var dryRun = false
+    /// Objects read per query.
+    public var batchSize = 500
+    /// Objects written per transaction of the new store.
+    public var transactionSize = 5000
+    /// Let a mapping that needs no per-object work (no policy, no filter, values SQL can
+    /// compute) run as SQL over a copy of the store instead of object by object, and let the
+    /// relate pass set Core Data's default relationship values in SQL (see `SetBasedRelate`).
+    /// The result is the same store; off, every object goes through the passes.
+    public var allowsSQLCopy = true
+    /// Let the relate pass write a relationship for a batch of objects at once when their
+    /// policy keeps the default `createRelationships` and the values are Core Data's default
+    /// form (see `MigrationManager.relateBatchByDefault`). The result is the same store; off,
+    /// each object's relationships are written by their own calls.
+    public var allowsBatchedRelationships = true
+    /// Called with the text of each SQL statement run on the store being migrated in place
+    /// (values bound), in order: an audit of what the migration did.
+    public var sqlTrace: (@Sendable (String) -> Void)?
+    /// How long to wait, in seconds, when another migration of the store is running
+    /// (``MigrationLock``); 0 fails at once with Core Data's 134090.
+    public var lockWait: TimeInterval = 0
+
+    public init() {}
+}

@@ -1,0 +1,53 @@
+internal import Foundation
+internal import MoltCore
+
+/// What a migration did.
+public struct MigrationReport: Sendable {
+    /// One entity mapping's work: source objects read (after the filter) and destination
+    /// objects made.
+    public struct MappingCount: Sendable, Hashable {
+        public var mapping: String
+        public var sourceObjects: Int
+        public var destinationObjects: Int
+        /// The pass that ran the mapping (from 1; see ``HeavyweightMigration/mappings``).
+        public var pass = 1
+    }
+
+    public var mappings: [MappingCount] = []
+    /// Objects per entity in the source and in the destination store.
+    public var sourceCounts: [String: Int] = [:]
+    public var destinationCounts: [String: Int] = [:]
+    /// Where the old store was kept, when asked for.
+    public var backup: String?
+    /// Whether the store was left as it was (a dry run).
+    public var dryRun = false
+    /// Whether the store was already at the destination version, so nothing was done (another
+    /// run migrated it, perhaps while this one waited for the lock).
+    public var alreadyMigrated = false
+    /// Whether the store was migrated in place with SQL (a lightweight migration) rather than
+    /// copied object by object into a new file.
+    public var inPlace = false
+    /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
+    /// object loaded (see ``MigrationOptions/allowsSQLCopy``).
+    public var setBased = false
+    /// The entity mappings whose relationships the relate pass set in SQL rather than object by
+    /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSQLCopy``).
+    public var relatedInSQL: [String] = []
+    /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
+    /// time (see ``MigrationOptions/allowsBatchedRelationships``).
+    public var relatedInBatches: [String] = []
+    /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
+    /// when the migration built a support folder for it.
+    public var externalFiles: Int?
+    /// Why a lightweight migration could not run in place, when it could not.
+    public var inPlaceObstacle: String?
+    /// What the mapping did not carry into the new version, counted in the old store (only
+    /// what there was: see ``DiscardSurvey``).
+    public var discarded: [DiscardedData] = []
+    /// How many mapping models ran, one after the other into the same new store.
+    public var passes = 1
+    /// Destination objects policies deleted (cascades included).
+    public var deletedObjects = 0
+    /// Seconds the migration took.
+    public var duration: Double = 0
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Logging
+import Molt
+
+/// What `migrate` and `upgrade` share: what the user asks of the run (backup, dry run), how
+/// its progress is shown, and how it waits for another migration of the store; and the one
+/// way both start a run: the store's lock taken first, a ``RunContext`` that holds it, Ctrl-C
+/// stopping the run cleanly.
+struct RunOptions: ParsableArguments {
+    @Flag(help: "Keep the store as it was before the run as NAME.molt-backup-<time>.EXT beside it.")
+    var backup = false
+
+    @Flag(
+        name: .customLong("dry-run"),
+        help: ArgumentHelp(
+            "Do the whole run on a temporary copy (or in a transaction rolled back), validate and report; change nothing."
+        ))
+    var dryRun = false
+
+    @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
+    var progress = false
+
+    @OptionGroup var lock: LockOptions
+
+    /// The settings the run is made with.
+    var migrationOptions: MigrationOptions {
+        var options = MigrationOptions()
+        options.backup = backup
+        options.dryRun = dryRun
+        return options
+    }
+
+    /// Takes the migration lock of `store` (before anything reads the store: a run that waited
+    /// works from what the other left), then runs `body` with a context that holds the lock
+    /// and that Ctrl-C stops. The lock is released when `body` returns.
+    func run<T>(
+        _ store: String, logger: Logger, progress: (@Sendable (MigrationProgress) -> Void)? = nil,
+        _ body: (RunContext, MigrationLock) throws -> T
+    ) throws -> T {
+        let held = try lock.acquire(store, logger: logger)
+        defer { held.release() }
+        let context = RunContext(logger: logger, progress: progress)
+        context.use(held)
+        let interrupt = Interrupts.cancelling(context)
+        defer { interrupt.cancel() }
+        return try body(context, held)
+    }
+}
