@@ -69,7 +69,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
             to: destination, options: options, context: context, role: .whole)
     }
 
-    private init(
+    init(
         store: URL, planner: UpgradePlanner, to destination: String?, options: MigrationOptions, context: RunContext,
         role: RunRole
     ) {
@@ -90,7 +90,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
     }
 
     /// The plan; `lockHeld` when the run holds the store's migration lock.
-    private func plan(lockHeld: Bool) throws -> UpgradePlan {
+    func plan(lockHeld: Bool) throws -> UpgradePlan {
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         let files = StoreFiles(store)
         // Files beside the store are another run's work while it holds the lock, leftovers
@@ -138,7 +138,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
 
     /// Counts what the first step discards in the store as it is now (later steps start from
     /// stores that do not exist yet).
-    private func countFirstStepDiscards(of plan: inout UpgradePlan, in sqlite: SQLiteStore) throws {
+    func countFirstStepDiscards(of plan: inout UpgradePlan, in sqlite: SQLiteStore) throws {
         guard let first = plan.steps.first else { return }
         let objects = try HeavyweightMigration.bind(sqlite, toSource: first.sourceModel)
         plan.steps[0].discards = try DiscardSurvey(
@@ -236,136 +236,6 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
         try removeMark()
         FaultPoint.reach("upgrade.done")
         report.destination = plan.destinationName
-        report.duration = Date().timeIntervalSince(started)
-        return report
-    }
-
-    // MARK: Steps
-
-    private func checkCancelled() throws {
-        if context.isCancelled {
-            throw MoltError(
-                .migrationCancelled, "the upgrade was cancelled", location: SourceLocation(file: store.path),
-                recovery: "Run it again when ready: it continues from the version the store is at.")
-        }
-    }
-
-    private func notify(_ index: Int?, _ count: Int, _ step: UpgradeStep?, _ event: UpgradeProgress.Event) {
-        guard let progress else { return }
-        var fraction = 0.0
-        if let index, count > 0 {
-            switch event {
-            case .migrating(let migration): fraction = (Double(index) + migration.fraction) / Double(count)
-            case .stepFinished: fraction = Double(index + 1) / Double(count)
-            default: fraction = Double(index) / Double(count)
-            }
-        }
-        progress(
-            UpgradeProgress(stepIndex: index, stepCount: count, step: step, event: event, fraction: min(1, fraction)))
-    }
-
-    /// Runs one step on the store, under the upgrade's lock and cancellation, its progress
-    /// reported to `progress`.
-    private func migrate(
-        _ step: UpgradeStep, backsUp: Bool, progress: @escaping @Sendable (MigrationProgress) -> Void
-    ) throws -> MigrationReport {
-        let stepContext = context.reporting(to: progress)
-        switch step.kind {
-        case .lightweight:
-            return try LightweightMigration(
-                store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
-                options: options, context: stepContext, role: .upgradeStep(backsUp: backsUp)
-            ).run()
-        case .heavyweight:
-            return try HeavyweightMigration(
-                store: store, source: step.sourceModel, destination: step.destinationModel, mappings: step.mappings,
-                options: options, context: stepContext, role: .upgradeStep(backsUp: backsUp)
-            ).run()
-        }
-    }
-
-    /// Runs one handler of `stage` in a transaction on the store bound to `model`, and records
-    /// in the same transaction that it completed. A stage without that handler records only
-    /// the mark (before its step: so that its `didMigrate` is known to be due after a crash).
-    private func runHandler(
-        _ stage: UpgradeStage, _ phase: UpgradeStage.Phase, model: ObjectModel, index: Int?, of count: Int,
-        step: UpgradeStep? = nil
-    ) throws {
-        let handler = stage.handler(phase)
-        if handler != nil { notify(index, count, step, .handlerStarted(stage, phase)) }
-        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: context.logger)
-        defer { sqlite.connection.close() }
-        let objects = try ObjectStore(store: sqlite, model: model)
-        try objects.write { writer in
-            if let handler {
-                do {
-                    try handler(UpgradeStage.Context(store: objects, writer: writer, stage: stage, phase: phase))
-                } catch {
-                    let cause = (error as? MoltError).map { $0.description } ?? String(describing: error)
-                    throw MoltError(
-                        .migration, "the \(phase.rawValue) handler of the upgrade stage \(stage.name) failed: \(cause)",
-                        location: SourceLocation(file: store.path),
-                        recovery:
-                            "Nothing the handler did was saved. Fix the problem and run the upgrade again: it continues where it stopped.",
-                        underlying: error)
-                }
-            }
-            var metadata = objects.store.metadata
-            metadata.additionalEntries[Self.progressKey] = UpgradeMark(stage: stage, completed: phase).propertyList
-            try objects.store.writeMetadata(metadata)
-            FaultPoint.reach("upgrade.handler-before-commit")
-        }
-        FaultPoint.reach("upgrade.handler-committed")
-        if handler != nil { notify(index, count, step, .handlerFinished(stage, phase)) }
-    }
-
-    /// Checks the store reached the step's version, and that the stage's record survived the
-    /// migration (migrations keep other metadata keys); writes it again if it did not.
-    private func confirmVersion(after step: UpgradeStep) throws {
-        let sqlite = try SQLiteStore(at: store, readOnly: step.stage == nil, logger: context.logger)
-        defer { sqlite.connection.close() }
-        guard sqlite.metadata.entityVersionHashes == step.to.hashes else {
-            throw MoltError(
-                .migration, "after the step \(step), the store is not at \(step.to.name)",
-                location: SourceLocation(file: store.path))
-        }
-        guard let stage = step.stage else { return }
-        let expected = UpgradeMark(stage: stage, completed: .willMigrate)
-        if UpgradeMark(sqlite.metadata.additionalEntries[Self.progressKey]) != expected {
-            context.logger.warning(
-                "the migration dropped the upgrade's progress record; writing it again",
-                metadata: ["molt.store": "\(store.path)", "molt.stage": "\(stage.name)"])
-            var metadata = sqlite.metadata
-            metadata.additionalEntries[Self.progressKey] = expected.propertyList
-            try sqlite.writeMetadata(metadata)
-        }
-    }
-
-    /// Removes the progress record, when there is one.
-    private func removeMark() throws {
-        guard (try SQLiteStore(at: store, logger: context.logger)).metadata.additionalEntries[Self.progressKey] != nil
-        else { return }
-        let sqlite = try SQLiteStore(at: store, readOnly: false, logger: context.logger)
-        defer { sqlite.connection.close() }
-        var metadata = sqlite.metadata
-        metadata.additionalEntries[Self.progressKey] = nil
-        try sqlite.writeMetadata(metadata)
-    }
-
-    /// Runs the upgrade on a copy of the store beside it, then deletes the copy.
-    private func dryRun(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
-        let copy = store.deletingLastPathComponent().appendingPathComponent(
-            ".\(store.lastPathComponent).molt-dryrun-upgrade-\(UUID().uuidString)")
-        try UpgradeBackup.copy(store, to: copy.path, logger: context.logger)
-        defer { UpgradeBackup.remove(copy.path) }
-        // The copy is another store, under a lock of its own, sharing this run's cancellation.
-        let upgrade = StoreUpgrade(
-            store: copy, planner: planner, to: destination, options: options, context: context, role: .dryRunCopy)
-        upgrade.progress = progress
-        upgrade.allowsEmbeddedSourceModel = allowsEmbeddedSourceModel
-        var report = try upgrade.run()
-        report.dryRun = true
-        report.recovery = recovery
         report.duration = Date().timeIntervalSince(started)
         return report
     }

@@ -50,14 +50,14 @@ struct TableStepBuilder {
         return steps
     }
 
-    private mutating func temporaryName() -> String {
+    mutating func temporaryName() -> String {
         temporaryNames += 1
         return "Z_MOLT_NEW_\(temporaryNames)"
     }
 
     // MARK: Entity tables
 
-    private mutating func entityTableStep(_ table: TableLayout) throws -> InPlacePlan.TableStep {
+    mutating func entityTableStep(_ table: TableLayout) throws -> InPlacePlan.TableStep {
         let rows = correspondences.filter { $0.destination.table == table.name }
         let sourceTables = Set(rows.map(\.source.table))
         guard sourceTables.count <= 1 else {
@@ -79,7 +79,7 @@ struct TableStepBuilder {
     }
 
     /// Each column's role in the destination table.
-    private func destinationRoles(of table: TableLayout, rows: [EntityCorrespondence]) -> [String: Role] {
+    func destinationRoles(of table: TableLayout, rows: [EntityCorrespondence]) -> [String: Role] {
         var roles: [String: Role] = [:]
         var attributeValues: [String: [Int: ColumnValue]] = [:]
         for row in rows {
@@ -103,7 +103,7 @@ struct TableStepBuilder {
     }
 
     /// The link set storing `link`, and whether `link` is its forward side.
-    private func linkSet(of link: RelationshipLayout) -> (Int, Bool)? {
+    func linkSet(of link: RelationshipLayout) -> (Int, Bool)? {
         let key = LinkSetBuilder.key(link)
         for set in linkSets {
             if LinkSetBuilder.key(set.forward) == key { return (set.number, true) }
@@ -112,10 +112,10 @@ struct TableStepBuilder {
         return nil
     }
 
-    private func set(_ number: Int) -> LinkSet { linkSets[number - 1] }
+    func set(_ number: Int) -> LinkSet { linkSets[number - 1] }
 
     /// The table kept (with added columns) when that gives the rebuilt table's content.
-    private func keptStep(
+    func keptStep(
         _ table: TableLayout, from sourceTable: String, rows: [EntityCorrespondence], roles: [String: Role]
     )
         -> InPlacePlan.TableStep?
@@ -172,7 +172,7 @@ struct TableStepBuilder {
     }
 
     /// Columns of a source table that hold relationships (keys, entity numbers, orders).
-    private func sourceLinkColumns(of table: String) -> Set<String> {
+    func sourceLinkColumns(of table: String) -> Set<String> {
         var columns: Set<String> = []
         for entity in source.entities where entity.table == table {
             for link in entity.relationships {
@@ -187,7 +187,7 @@ struct TableStepBuilder {
     }
 
     /// `INSERT … SELECT` filling a rebuilt entity table from its source table.
-    private func insertStatement(
+    func insertStatement(
         _ table: TableLayout, into temporary: String, from sourceTable: String, rows: [EntityCorrespondence],
         roles: [String: Role]
     ) -> String {
@@ -223,7 +223,7 @@ struct TableStepBuilder {
     }
 
     /// The link-table column matched to the row's key, and the SQL of the value.
-    private func linkColumns(forwardSide: Bool, part: Part, alias: String) -> (match: String, value: String) {
+    func linkColumns(forwardSide: Bool, part: Part, alias: String) -> (match: String, value: String) {
         let (match, other, otherEntity, position) =
             forwardSide ? ("owner", "target", "targetEnt", "targetPos") : ("target", "owner", "ownerEnt", "ownerPos")
         switch part {
@@ -234,14 +234,14 @@ struct TableStepBuilder {
     }
 
     /// An attribute column's value for a row, by the row's source entity.
-    private func attributeSQL(_ byKind: [Int: ColumnValue], kinds: [Int], row: String) -> String {
+    func attributeSQL(_ byKind: [Int: ColumnValue], kinds: [Int], row: String) -> String {
         let arms = kinds.sorted().map { ($0, sql(byKind[$0] ?? .null, row: row)) }
         if let first = arms.first, arms.allSatisfy({ $0.1 == first.1 }) { return first.1 }
         let cases = arms.map { "WHEN \($0.0) THEN \($0.1)" }.joined(separator: " ")
         return "CASE \(row).\"Z_ENT\" \(cases) ELSE NULL END"
     }
 
-    private func sql(_ value: ColumnValue, row: String) -> String {
+    func sql(_ value: ColumnValue, row: String) -> String {
         switch value {
         case .null: "NULL"
         case .constant(let constant): Self.literal(constant)
@@ -265,39 +265,4 @@ struct TableStepBuilder {
         }
     }
 
-    // MARK: Join tables
-
-    private mutating func joinTableStep(_ join: JoinTableLayout) throws -> InPlacePlan.TableStep {
-        guard
-            let set = linkSets.first(where: { set in
-                if case .joinTable(let table, _, _, _, _, _) = set.forward.storage { return table == join.name }
-                return false
-            }),
-            case .joinTable(_, let own, let other, let orderColumn, let inverseOrderColumn, _) = set.forward.storage
-        else {
-            throw InPlaceObstacle("no relationship is stored in the join table \(join.name)")
-        }
-        if set.isUnchanged, let old = source.joinTables.first(where: { $0.name == join.name }),
-            old.columns == join.columns
-        {
-            return .keep(name: join.name, additions: [], deletedKinds: [])
-        }
-        let temporary = temporaryName()
-        var columns = [own, other]
-        var values = ["owner", "target"]
-        if let orderColumn {
-            columns.append(orderColumn)
-            values.append("ownerPos")
-        }
-        if let inverseOrderColumn, !set.isSelfInverse {
-            columns.append(inverseOrderColumn)
-            values.append("targetPos")
-        }
-        return .rebuild(
-            name: join.name, temporaryName: temporary,
-            statements: [
-                StoreLayout.createStatement(for: join, named: temporary),
-                "INSERT INTO \(SQL.identifier(temporary)) (\(SQL.identifiers(columns))) SELECT \(values.joined(separator: ", ")) FROM \(SQL.identifier(set.table))",
-            ])
-    }
 }

@@ -89,7 +89,7 @@ public final class MigrationManager {
         numberMappings()
     }
 
-    private func numberMappings() {
+    func numberMappings() {
         mappingNumbers = [:]
         for (index, mapping) in mappingModel.entityMappings.enumerated() {
             mappingNumbers[mapping.name] = index + 1
@@ -234,111 +234,4 @@ public final class MigrationManager {
         return made
     }
 
-    // MARK: Making destination objects
-
-    /// Inserts a destination object of `entity` with attribute values (converted as
-    /// ``AttributeAssignment`` describes; attributes not given take the model's default).
-    /// During the copy pass the object takes the source object's primary key when it is free,
-    /// so a migration that maps objects one to one keeps every key.
-    public func createDestinationObject(
-        entity: String, attributes: [String: ExpressionValue] = [:]
-    ) throws
-        -> DestinationObject
-    {
-        let plan = try writer.insertPlan(for: entity)
-        var row = plan.defaults
-        // Converted in column order, so the first failure is the same whatever the dictionary's order.
-        var given: [(column: Int, value: ExpressionValue)] = []
-        given.reserveCapacity(attributes.count)
-        var unknown: [String] = []
-        for (name, value) in attributes {
-            if let column = plan.columnIndex[name] { given.append((column, value)) } else { unknown.append(name) }
-        }
-        given.sort { $0.column < $1.column }
-        for (column, value) in given {
-            row[column] = try AttributeAssignment.convert(value, to: plan.attributes[column])
-        }
-        if let name = unknown.sorted().first {
-            throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
-        }
-        return DestinationObject(
-            id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
-    }
-
-    /// Sets attribute values of a destination object made by this migration.
-    public func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
-        let layout = try destination.layout.requireEntity(object.entity)
-        var values: [String: AttributeValue?] = [:]
-        for (name, value) in attributes {
-            guard let column = layout.attribute(named: name) else {
-                throw MoltError(
-                    .migration, "the destination entity has no stored attribute \"\(name)\"", entity: object.entity)
-            }
-            values[name] = try AttributeAssignment.convert(value, to: column.attribute)
-        }
-        try writer.update(object.id, attributes: values)
-    }
-
-    /// Records that the current entity mapping made `destination` from `source`.
-    public func associate(source: SourceObject, destination: DestinationObject) throws {
-        try associate(source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
-    }
-
-    func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
-        relateBatch = nil  // what was read ahead no longer tells every source
-        try associations.associate(
-            mapping: try number(of: mapping), source: try key(source, in: self.source),
-            destination: try key(destination, in: self.destination))
-    }
-
-    /// Sets a relationship of a destination object to destination objects: a to-one takes
-    /// none or one, a to-many any number (in order, if ordered).
-    public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
-        try setRelationship(name, of: object, to: objects, existing: .none)
-    }
-
-    /// ``setRelationship(_:of:to:)``; the objects in `existing` are known to exist (the relate
-    /// pass's own, from the association table), so their rows are not looked up.
-    func setRelationship(
-        _ name: String, of object: DestinationObject, to objects: [DestinationObject], existing: KnownObjects
-    ) throws {
-        let layout = try destination.layout.requireEntity(object.entity)
-        guard let link = layout.relationship(named: name) else {
-            throw MoltError(.migration, "the destination entity has no relationship \"\(name)\"", entity: object.entity)
-        }
-        var seen: Set<ObjectID> = []
-        let unique = objects.map(\.id).filter { seen.insert($0).inserted }
-        if link.relationship.isToMany {
-            try writer.setToMany(object.id, name, to: unique, existing: existing)
-        } else {
-            guard unique.count <= 1 else {
-                throw MoltError(
-                    .migration, "the to-one relationship was given \(unique.count) objects", entity: object.entity,
-                    property: name)
-            }
-            try writer.setToOne(object.id, name, to: unique.first, existing: existing)
-        }
-    }
-
-    /// Objects made in the destination store so far.
-    func destinationObjectCount() -> Int {
-        writer.insertedCount
-    }
-
-    // MARK: Keys
-
-    func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
-        guard let numbers = store.layout.numbers(ofEntity: id.entity) else {
-            _ = try store.layout.requireEntity(id.entity)  // the error naming the entity
-            throw MoltError(.migration, "unknown entity \(id.entity)")
-        }
-        return AssociationTable.Key(root: numbers.root, primaryKey: id.primaryKey, entity: numbers.number)
-    }
-
-    func objectID(_ key: AssociationTable.Key, in store: ObjectStore) throws -> ObjectID {
-        guard let entity = store.layout.entityName(number: key.entity) else {
-            throw MoltError(.migration, "unknown entity number \(key.entity)")
-        }
-        return ObjectID(entity: entity, primaryKey: key.primaryKey)
-    }
 }

@@ -18,9 +18,9 @@ struct PlanRun {
     private(set) var unusable: [UnusedMappingFile] = []
     /// The stages, with their schemas.
     let stages: [(stage: UpgradeStage, from: Int, to: Int)]
-    private var inferences: [Pair: InferenceResult] = [:]
+    var inferences: [Pair: InferenceResult] = [:]
 
-    private struct Pair: Hashable {
+    struct Pair: Hashable {
         let from: Int
         let to: Int
     }
@@ -127,7 +127,7 @@ struct PlanRun {
 
     /// The stages between the store's version and the destination. A stage partly outside, or
     /// whose place the order cannot tell, is an error.
-    private func stagesOnPath() throws -> [(stage: UpgradeStage, from: Int, to: Int)] {
+    func stagesOnPath() throws -> [(stage: UpgradeStage, from: Int, to: Int)] {
         var inside: [(stage: UpgradeStage, from: Int, to: Int)] = []
         for entry in stages {
             let (from, to) = (entry.from, entry.to)
@@ -155,7 +155,7 @@ struct PlanRun {
         return inside
     }
 
-    private mutating func walk(stages inside: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> [UpgradeStep] {
+    mutating func walk(stages inside: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> [UpgradeStep] {
         var steps: [UpgradeStep] = []
         var current = source
         while current != destination {
@@ -181,7 +181,7 @@ struct PlanRun {
     }
 
     /// The destination, or the `from` of the next stage if one comes first.
-    private func nearestLimit(after current: Int, stages: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> Int {
+    func nearestLimit(after current: Int, stages: [(stage: UpgradeStage, from: Int, to: Int)]) throws -> Int {
         var candidates = [destination]
         for stage in stages {
             switch relation.position(current, stage.from) {
@@ -201,7 +201,7 @@ struct PlanRun {
     }
 
     /// The mapping file starting at `current` that reaches furthest without passing `limit`.
-    private func furthestFile(from current: Int, limit: Int) throws -> MatchedMappingFile? {
+    func furthestFile(from current: Int, limit: Int) throws -> MatchedMappingFile? {
         var candidates: [MatchedMappingFile] = []
         for file in usable where file.from == current {
             let forward = relation.position(current, file.to)
@@ -225,7 +225,7 @@ struct PlanRun {
 
     /// The nearest version after `current` and before `limit` where a mapping file starts or
     /// ends, so that a lightweight step never jumps over one.
-    private func nearestBoundary(after current: Int, before limit: Int) throws -> Int? {
+    func nearestBoundary(after current: Int, before limit: Int) throws -> Int? {
         var inside: [Int] = []
         for file in usable {
             for boundary in [file.from, file.to] where boundary != current && boundary != limit {
@@ -248,7 +248,7 @@ struct PlanRun {
 
     /// The first (or with `last`, the last) of `candidates` in the order; an error when the
     /// order cannot tell.
-    private func nearest(_ candidates: [Int], last: Bool = false, question: (String) -> String) throws -> Int {
+    func nearest(_ candidates: [Int], last: Bool = false, question: (String) -> String) throws -> Int {
         let unique = Array(Set(candidates)).sorted()
         for candidate in unique {
             let wins = unique.allSatisfy { other in
@@ -260,85 +260,6 @@ struct PlanRun {
             "the mapping files do not say \(question(unique.map(name).joined(separator: ", ")))")
     }
 
-    // MARK: Steps
-
-    private func heavyweight(_ file: MatchedMappingFile, stage: UpgradeStage?) -> UpgradeStep {
-        let from = versions.schemas[file.from]
-        let to = versions.schemas[file.to]
-        return UpgradeStep(
-            from: from, to: to, kind: .heavyweight, mappingFiles: file.passes,
-            sourceModel: from.model(preferring: file.file.mapping.sourceModelName),
-            destinationModel: file.to == destination
-                ? to.model(preferring: destinationName) : to.model(preferring: file.file.mapping.destinationModelName),
-            stage: stage)
-    }
-
-    private func model(_ schema: Int) -> ObjectModel {
-        versions.schemas[schema].model(preferring: schema == destination ? destinationName : nil)
-    }
-
-    private mutating func inference(_ from: Int, _ to: Int) -> InferenceResult {
-        let pair = Pair(from: from, to: to)
-        if let known = inferences[pair] { return known }
-        let result = MappingInference.infer(from: model(from), to: model(to))
-        inferences[pair] = result
-        return result
-    }
-
-    private mutating func lightweight(
-        _ from: Int, _ to: Int, mapping: MappingModel, stage: UpgradeStage?
-    )
-        -> UpgradeStep
-    {
-        UpgradeStep(
-            from: versions.schemas[from], to: versions.schemas[to], kind: .lightweight, inferred: mapping,
-            sourceModel: model(from), destinationModel: model(to), stage: stage)
-    }
-
-    /// A stage's step: its mapping file, or inference; never split.
-    private mutating func stageStep(_ stage: (stage: UpgradeStage, from: Int, to: Int)) throws -> UpgradeStep {
-        let files = usable.filter { $0.from == stage.from && $0.to == stage.to }
-        if files.count > 1 {
-            throw UpgradeErrors.ambiguous(files.map(\.file), from: name(stage.from), to: name(stage.to))
-        }
-        if let file = files.first { return heavyweight(file, stage: stage.stage) }
-        switch inference(stage.from, stage.to) {
-        case .inferred(let mapping):
-            return lightweight(stage.from, stage.to, mapping: mapping, stage: stage.stage)
-        case .impossible(let reasons):
-            throw UpgradeErrors.missingMapping(
-                from: name(stage.from), to: name(stage.to), reasons: reasons, stage: stage.stage)
-        }
-    }
-
-    /// Lightweight from `from` to `to`: one step if it infers, else (with a total order) the
-    /// fewest inferable steps through the versions between, each reaching as far as inference
-    /// allows.
-    private mutating func lightweightSteps(from: Int, to: Int) throws -> [UpgradeStep] {
-        if case .inferred(let mapping) = inference(from, to) {
-            return [lightweight(from, to, mapping: mapping, stage: nil)]
-        }
-        let chain = [from] + relation.between(from, to) + [to]
-        var steps: [UpgradeStep] = []
-        var index = 0
-        while index < chain.count - 1 {
-            var reached: (index: Int, mapping: MappingModel)?
-            for candidate in stride(from: chain.count - 1, to: index, by: -1) {
-                if case .inferred(let mapping) = inference(chain[index], chain[candidate]) {
-                    reached = (candidate, mapping)
-                    break
-                }
-            }
-            guard let reached else {
-                throw UpgradeErrors.missingMapping(
-                    from: name(chain[index]), to: name(chain[index + 1]),
-                    reasons: inference(chain[index], chain[index + 1]).reasons, stage: nil)
-            }
-            steps.append(lightweight(chain[index], chain[reached.index], mapping: reached.mapping, stage: nil))
-            index = reached.index
-        }
-        return steps
-    }
 }
 
 extension [UpgradeStep] {

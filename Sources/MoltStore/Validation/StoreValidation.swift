@@ -1,11 +1,11 @@
 import Foundation
-import MoltCore
+package import MoltCore
 import MoltModel
 import MoltSQLite
-import MoltStore
 
 /// Checks every object of a store against its model's rules and collects what fails: the
-/// object checks of the validate pass, shared by heavyweight and in-place migrations.
+/// object checks of a migration's validate pass, shared by heavyweight and in-place
+/// migrations. It reads only the store (the rules are in ``StoreValidation+Rules.swift``).
 ///
 /// Rules: non-optional attributes and to-one relationships have a value; a to-many
 /// relationship holds `minCount` to `maxCount` objects, or none when it is optional or its
@@ -14,14 +14,21 @@ import MoltStore
 /// numbers and dates lie within the attribute's minimum and maximum; strings' lengths lie
 /// within them and match the regular expression; no two objects share the values of a
 /// uniqueness constraint. Every failure is counted; the first 200 are kept in detail.
-struct StoreValidation {
-    struct Failure {
-        var code: MoltError.Code
-        var object: ObjectID
-        var property: String?
-        var message: String
+package struct StoreValidation {
+    package struct Failure {
+        package var code: MoltError.Code
+        package var object: ObjectID
+        package var property: String?
+        package var message: String
 
-        var description: String {
+        package init(code: MoltError.Code, object: ObjectID, property: String?, message: String) {
+            self.code = code
+            self.object = object
+            self.property = property
+            self.message = message
+        }
+
+        package var description: String {
             "\(object)\(property.map { ".\($0)" } ?? ""): \(message) (\(code.rawValue))"
         }
     }
@@ -30,22 +37,22 @@ struct StoreValidation {
 
     let store: ObjectStore
     let batchSize: Int
-    private(set) var failures: [Failure] = []
-    private(set) var failureCount = 0
+    package private(set) var failures: [Failure] = []
+    package private(set) var failureCount = 0
 
-    init(store: ObjectStore, batchSize: Int) {
+    package init(store: ObjectStore, batchSize: Int) {
         self.store = store
         self.batchSize = batchSize
     }
 
     /// How many objects ``checkObjects(checkCancelled:progress:)`` reads.
-    func objectCount() throws -> Int {
+    package func objectCount() throws -> Int {
         try store.layout.entities.filter { !$0.isAbstract }.reduce(0) {
             $0 + (try store.count(of: $1.name, includingSubentities: false))
         }
     }
 
-    mutating func record(_ failure: Failure) {
+    package mutating func record(_ failure: Failure) {
         failureCount += 1
         if failures.count < Self.detailLimit { failures.append(failure) }
     }
@@ -60,7 +67,7 @@ struct StoreValidation {
     /// validated without loading its objects. Each candidate is then judged by the same
     /// Swift rule (``check(_:_:)``), and failures are listed in object order, then property
     /// order, as an object-by-object walk would find them.
-    mutating func checkObjects(
+    package mutating func checkObjects(
         objects: Bool = true, uniqueness: Bool = true, checkCancelled: () throws -> Void,
         progress: (String, Int) -> Void
     ) throws {
@@ -198,7 +205,7 @@ struct StoreValidation {
 
     /// The error for what failed (Core Data's code: the one failure's, or 1560 for several),
     /// or nil when everything passed.
-    func error(recovery: String) -> MoltError? {
+    package func error(recovery: String) -> MoltError? {
         guard let first = failures.first else { return nil }
         let code = failureCount == 1 ? first.code : .validationMultiple
         let more = failureCount > failures.count ? " (the first \(failures.count) are listed)" : ""
@@ -209,84 +216,6 @@ struct StoreValidation {
                 : "\(failureCount) problems make the migrated objects fail validation\(more); the first: \(first.description)",
             entity: first.object.entity, property: first.property, recovery: recovery,
             details: failures.map(\.description))
-    }
-
-    // MARK: Rules
-
-    /// The attribute's rules broken by `value`.
-    static func check(_ attribute: Attribute, _ value: AttributeValue?) -> [(MoltError.Code, String)] {
-        guard let value else {
-            return attribute.isOptional
-                ? [] : [(.validationMissingMandatoryProperty, "is not optional but has no value")]
-        }
-        var failures: [(MoltError.Code, String)] = []
-        let minimum = attribute.minimumValue.flatMap(Double.init)
-        let maximum = attribute.maximumValue.flatMap(Double.init)
-        switch value {
-        case .string(let text):
-            let length = Double(text.count)
-            if let minimum, length < minimum {
-                failures.append((.validationStringTooShort, "is \(Int(length)) characters, fewer than \(Int(minimum))"))
-            }
-            if let maximum, length > maximum {
-                failures.append((.validationStringTooLong, "is \(Int(length)) characters, more than \(Int(maximum))"))
-            }
-            if let pattern = attribute.regularExpression, let regex = try? NSRegularExpression(pattern: pattern) {
-                let range = NSRange(text.startIndex..., in: text)
-                if regex.firstMatch(in: text, options: [.anchored], range: range)?.range != range {
-                    failures.append((.validationStringPatternMatching, "\"\(text)\" does not match \(pattern)"))
-                }
-            }
-        case .integer, .double, .decimal:
-            let number: Double =
-                switch value {
-                case .integer(let integer): Double(integer)
-                case .double(let double): double
-                case .decimal(let decimal): NSDecimalNumber(decimal: decimal).doubleValue
-                default: 0
-                }
-            if let minimum, number < minimum {
-                failures.append((.validationNumberTooSmall, "\(number) is less than the minimum \(minimum)"))
-            }
-            if let maximum, number > maximum {
-                failures.append((.validationNumberTooLarge, "\(number) is more than the maximum \(maximum)"))
-            }
-        case .date(let date):
-            let seconds = date.timeIntervalSinceReferenceDate
-            if let minimum, seconds < minimum {
-                failures.append((.validationDateTooSoon, "\(date) is before the minimum"))
-            }
-            if let maximum, seconds > maximum {
-                failures.append((.validationDateTooLate, "\(date) is after the maximum"))
-            }
-        default:
-            break
-        }
-        return failures
-    }
-
-    /// The relationship's rule broken by `value`, if any.
-    static func check(_ relationship: Relationship, _ value: RelationshipValue?) -> (MoltError.Code, String)? {
-        check(relationship, count: value?.objectIDs.count ?? 0)
-    }
-
-    /// The relationship's rule broken by an object holding `count` related objects, if any.
-    static func check(_ relationship: Relationship, count: Int) -> (MoltError.Code, String)? {
-        switch relationship.countProblem(count) {
-        case nil:
-            return nil
-        case .missing:
-            return (.validationMissingMandatoryProperty, "is not optional but has no object")
-        case .tooFew(let minimum):
-            return (.validationRelationshipLacksMinimumCount, "has \(Self.objects(count)), fewer than \(minimum)")
-        case .tooMany(let maximum):
-            return (.validationRelationshipExceedsMaximumCount, "has \(Self.objects(count)), more than \(maximum)")
-        }
-    }
-
-    /// "1 object", "3 objects".
-    static func objects(_ count: Int) -> String {
-        "\(count) object\(count == 1 ? "" : "s")"
     }
 
     /// Objects sharing the values of a uniqueness constraint, found with one SQL query.

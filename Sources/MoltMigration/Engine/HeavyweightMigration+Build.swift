@@ -1,0 +1,167 @@
+internal import Foundation
+internal import MoltCore
+internal import MoltMapping
+internal import MoltModel
+internal import MoltSQLite
+internal import MoltStore
+
+/// The object-by-object path of a heavyweight migration: the new store made beside the old
+/// one and filled by the three passes.
+extension HeavyweightMigration {
+    /// Whether either model has attributes with external storage: the migration then runs
+    /// object by object and the new store writes to the old store's folder
+    /// (``ExternalDataJournal``).
+    var usesExternalStorage: Bool {
+        [sourceModel, destinationModel].contains { model in
+            model.entities.contains { $0.attributes.contains(where: \.usesExternalStorage) }
+        }
+    }
+
+    func build(
+        at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        report: inout MigrationReport, started: Date
+    ) throws {
+        let logger = context.logger
+        let source = try openSource()
+        for entity in source.layout.entities where !entity.isAbstract {
+            report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
+        }
+        report.discarded = try DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
+            .counted(in: source)
+        var creation = StoreCreationOptions()
+        creation.storeUUID = source.store.metadata.storeUUID
+        creation.additionalMetadata = source.store.metadata.additionalEntries
+        creation.usesWriteAheadLog = try source.store.journalMode() == "wal"
+        if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
+        creation.logger = logger
+        try removeStore(at: newPath)
+        var journal: ExternalDataJournal?
+        if usesExternalStorage {
+            if isDryRun {
+                creation.externalData = ExternalDataFolder(supportFolder: URL(fileURLWithPath: dryRunSupport))
+            } else {
+                let list = try ExternalDataJournal(StoreFiles(store))
+                let folder = ExternalDataFolder(store: store)
+                folder.sharesFilesWithSource = true
+                folder.willCreate = { try list.record($0) }
+                creation.externalData = folder
+                journal = list
+            }
+        }
+        let destination: ObjectStore
+        do {
+            destination = try ObjectStore.create(
+                at: URL(fileURLWithPath: newPath), model: destinationModel, options: creation)
+        } catch let error as MoltError {
+            throw error.code == .sqlite
+                ? error
+                : MoltError(
+                    .destinationStore, "the new store cannot be created: \(error.message)", location: error.location,
+                    underlying: error)
+        }
+        // The new store is disposable until it is complete: no journal, no syncing while it fills.
+        try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+        try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
+        report.discarded = DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
+            .counting(
+                filtered: report.discarded, sourceCounts: report.sourceCounts,
+                read: Dictionary(report.mappings.map { ($0.mapping, $0.sourceObjects) }, uniquingKeysWith: +))
+        if usesExternalStorage {
+            try destination.externalData.sync()
+            destination.externalData.removeRetired()
+            let used = try destination.externalFileNames()
+            report.externalFiles = used.count
+            if journal != nil {
+                try ExternalDataJournal.writeOldFiles(
+                    try source.externalFileNames().subtracting(used), StoreFiles(store))
+            }
+        }
+        try destination.store.connection.execute(
+            "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")
+        logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
+    }
+
+    /// What the survey of discarded data reads: every pass's entity mappings together (data
+    /// no pass reads is discarded).
+    var surveyed: MappingModel {
+        guard mappings.count > 1 else { return mapping }
+        var combined = mapping
+        combined.entityMappings = mappings.flatMap(\.entityMappings)
+        return combined
+    }
+
+    /// The three passes and the policies' `end`, for each mapping model in turn, on an open
+    /// source and new store; then the uniqueness constraints.
+    func fill(
+        destination: ObjectStore, source: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        report: inout MigrationReport, started: Date
+    ) throws {
+        let manager = try MigrationManager(
+            source: source, destination: destination, mappingModel: mapping, passCount: mappings.count,
+            context: context, startDate: started)
+        try manager.interruptible {
+            try runPasses(manager: manager, destination: destination, policyTypes: policyTypes, report: &report)
+        }
+    }
+
+    /// Copy, relate, validate and `end` for each mapping model, then the final checks.
+    func runPasses(
+        manager: MigrationManager, destination: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        report: inout MigrationReport
+    ) throws {
+        let progress = ProgressReporter(context.progress)
+        let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
+        if options.allowsSQLCopy { manager.attachSource() }
+        report.passes = mappings.count
+        var validated: Int?
+        for (index, mappingModel) in mappings.enumerated() {
+            var policies: [String: any EntityMigrationPolicy] = [:]
+            for (name, type) in policyTypes[index] { policies[name] = type.init() }
+            try manager.beginPass(index + 1, mappingModel: mappingModel, policies: policies)
+            progress.mappingPass = (index + 1, mappings.count)
+            if mappings.count > 1 {
+                context.logger.info(
+                    "pass \(index + 1) of \(mappings.count)",
+                    metadata: ["molt.mapping": "\(mappingModel.sourceFile ?? "mapping \(index + 1)")"])
+            }
+            let before = report.mappings.count
+            try transaction.begin()
+            try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
+            try RelatePass(
+                manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
+                allowsSetBased: options.allowsSQLCopy, allowsBatches: options.allowsBatchedRelationships
+            ).run(report: &report)
+            for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
+            try manager.writer.finish()
+            try transaction.commit()
+            let validatePass = ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize)
+            if index == mappings.count - 1 {
+                try manager.detachSource()
+                try validatePass.run()
+                validated = manager.writer.statementCount
+            } else {
+                try validatePass.runCustomValidation()
+            }
+            try transaction.begin()
+            for entityMapping in mappingModel.entityMappings {
+                guard let policy = manager.policies[entityMapping.name] else { continue }
+                manager.begin(entityMapping)
+                try PolicyCall.run(entityMapping, "end") { try policy.end(entityMapping, manager: manager) }
+            }
+            try manager.writer.finish()
+            try transaction.commit()
+        }
+        // Core Data checks uniqueness constraints when the destination is saved, after every
+        // `end`; what `end` hooks changed is validated again, as that save would.
+        try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).checkFinal(
+            objectsChanged: manager.writer.statementCount != validated)
+        report.deletedObjects = manager.writer.deletedCount
+        for entity in destination.layout.entities where !entity.isAbstract {
+            report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
+        }
+    }
+
+    func openSource() throws -> ObjectStore {
+        try Self.bind(try SQLiteStore(at: store, readOnly: true, logger: context.logger), toSource: sourceModel)
+    }
+}

@@ -1,0 +1,86 @@
+internal import Foundation
+internal import MoltCore
+internal import MoltMapping
+internal import MoltModel
+internal import MoltSQLite
+internal import MoltStore
+
+/// What a heavyweight migration checks before it runs (the mapping models, their policies)
+/// and how it names what went wrong.
+extension HeavyweightMigration {
+    func checkMappings() throws {
+        // Passes are parts of one step: where their files name versions, the same two.
+        for side in [(\MappingModel.sourceModelName, "from"), (\MappingModel.destinationModelName, "to")] {
+            let named = mappings.enumerated().compactMap { index, mapping in
+                mapping[keyPath: side.0].map { (index, $0) }
+            }
+            if let first = named.first, let other = named.first(where: { $0.1 != first.1 }) {
+                throw MoltError(
+                    .migration,
+                    "the passes of one step must go between the same two versions: the mapping of pass \(first.0 + 1) goes \(side.1) \"\(first.1)\", that of pass \(other.0 + 1) \(side.1) \"\(other.1)\"",
+                    location: mappings[other.0].sourceFile.map { SourceLocation(file: $0) })
+            }
+        }
+        for (index, mapping) in mappings.enumerated() {
+            try checkMapping(mapping, pass: mappings.count == 1 ? nil : index + 1)
+        }
+    }
+
+    func checkMapping(_ mapping: MappingModel, pass: Int?) throws {
+        let diagnostics = MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
+            mapping, source: sourceModel, destination: destinationModel)
+        let errors = diagnostics.errors
+        guard let first = errors.first else { return }
+        let subject = pass.map { "the mapping of pass \($0)" } ?? "the mapping"
+        throw MoltError(
+            .migration,
+            errors.count == 1
+                ? "\(subject) has an error: \(first.message)"
+                : "\(subject) has \(errors.count) errors; the first: \(first.message)",
+            location: first.location, entity: first.entity, property: first.property,
+            recovery: "Run `molt check-mapping` to see every problem; the store was not changed.",
+            details: errors.map(\.description))
+    }
+
+    func resolvePolicies(_ mapping: MappingModel) throws -> [String: any EntityMigrationPolicy.Type] {
+        var types: [String: any EntityMigrationPolicy.Type] = [:]
+        for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
+            if let name = entityMapping.policyName {
+                types[entityMapping.name] = try PolicyRegistry.require(name, mapping: entityMapping.name)
+            } else {
+                types[entityMapping.name] = DefaultEntityMigrationPolicy.self
+            }
+        }
+        return types
+    }
+
+    /// The store bound to the migration's source model; 134100 saying so when they differ.
+    static func bind(_ store: SQLiteStore, toSource model: ObjectModel) throws -> ObjectStore {
+        do {
+            return try ObjectStore(store: store, model: model)
+        } catch var error as MoltError where error.code == .incompatibleVersionHash {
+            error.message = "the store does not match the source model: " + error.message
+            throw error
+        }
+    }
+
+    func removeStore(at path: String) throws {
+        try FileOperations.remove(path)
+        for companion in StoreFiles.companions(of: path) { try FileOperations.remove(companion) }
+    }
+
+    /// Gives an error Core Data's migration code when it has none of its own.
+    static func classify(_ error: any Error, store: String) -> any Error {
+        guard let molt = error as? MoltError else {
+            if let sqlite = error as? SQLiteError {
+                return MoltError(
+                    .sqlite, "SQLite failed during the migration: \(sqlite.message)",
+                    location: SourceLocation(file: store), underlying: sqlite)
+            }
+            return MoltError(
+                .migration, "the migration failed: \(error)", location: SourceLocation(file: store),
+                underlying: DescribedError(error))
+        }
+        return molt
+    }
+}

@@ -1,0 +1,131 @@
+import MoltCore
+import MoltMapping
+import MoltModel
+import MoltSQLite
+import MoltStore
+
+/// How a planned ``SetBasedRelate`` writes each relationship, and running it.
+extension SetBasedRelate {
+    /// How one relationship is written.
+    enum Strategy {
+        /// Its inverse was written from the other side with these very links.
+        case skip
+        /// Straight from the join into empty storage (each object gets at most one target where
+        /// that matters).
+        case direct
+        /// Through a table of pairs: clears what is there and settles objects claimed twice.
+        case pairs
+    }
+
+    /// Sets every relationship of the mapping's destination objects; false (nothing written)
+    /// when the associations rule the set-based pass out.
+    func run(manager: MigrationManager) throws -> Bool {
+        let connection = manager.destination.store.connection
+        // Facts about the associations hold for this run only: a policy's own
+        // createRelationships may associate more.
+        manager.sqlState.associationFacts = [:]
+        guard try isOneToOne(number, entity: destination.number, manager) else { return false }
+        defer {
+            for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
+        }
+        var strategies: [Strategy] = []
+        for link in links {
+            strategies.append(try strategy(for: link, manager: manager))
+        }
+        let queries = try links.indices.map { index in
+            strategies[index] == .skip ? nil : try linkQuery(links[index], manager: manager)
+        }
+        // The to-ones written through pairs are checked before anything is written, so that a
+        // fallback leaves the mapping's objects as the copy pass made them.
+        for (index, link) in links.enumerated() where !link.relationship.isToMany && strategies[index] == .pairs {
+            try fillPairs(queries[index]!, into: Self.pairs(index), connection)
+            if try connection.scalar(
+                "SELECT EXISTS (SELECT 1 FROM temp.\(Self.pairs(index)) GROUP BY d HAVING count(*) > 1)")?
+                .integerValue != 0
+            {
+                return false
+            }
+        }
+        for (index, link) in links.enumerated() {
+            try manager.checkCancelled()
+            switch strategies[index] {
+            case .skip:
+                continue
+            case .direct:
+                try writeDirectly(link, queries[index]!, connection)
+            case .pairs:
+                if link.relationship.isToMany { try fillPairs(queries[index]!, into: Self.pairs(index), connection) }
+                try write(link, from: Self.pairs(index), connection)
+                try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
+            }
+            if let target = link.targetMapping {
+                manager.sqlState.written.insert(
+                    Written(
+                        storedIn: link.storedIn, readFrom: link.readFrom, mapping: number, targetMapping: target,
+                        entity: destination.number, targetKinds: link.targetKinds))
+            }
+        }
+        return true
+    }
+
+    /// Whether every destination object `mapping` made is of `entity` and made from one source.
+    func isOneToOne(_ mapping: Int, entity: Int, _ manager: MigrationManager) throws -> Bool {
+        try manager.sqlState.fact("one-to-one \(mapping) \(entity)") {
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
+                    AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
+                                    GROUP BY destination_root, destination_pk HAVING count(*) > 1)
+                """, [.integer(Int64(mapping)), .integer(Int64(entity))])?.integerValue == 1
+        }
+    }
+
+    /// Whether no source object gave `mapping` more than one destination object.
+    func isFunction(_ mapping: Int, _ manager: MigrationManager) throws -> Bool {
+        try manager.sqlState.fact("function \(mapping)") {
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
+                                   GROUP BY source_root, source_pk HAVING count(*) > 1)
+                """, [.integer(Int64(mapping))])?.integerValue == 1
+        }
+    }
+
+    func strategy(for link: Link, manager: MigrationManager) throws -> Strategy {
+        let connection = manager.destination.store.connection
+        if let target = link.targetMapping,
+            let inverse = manager.sqlState.written.first(where: {
+                $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
+                    && $0.targetMapping == number
+            }),
+            inverse.targetKinds.contains(destination.number), link.targetKinds.contains(inverse.entity)
+        {
+            return .skip
+        }
+        guard let target = link.targetMapping else { return .pairs }
+        let empty: Bool
+        switch link.storage {
+        case .foreignKey(let column, _, _):
+            // One target per object: one related source object, made into one destination object.
+            guard link.sourceFanOut == 1, try isFunction(target, manager) else { return .pairs }
+            empty = try isEmpty(destination.table, column: column, connection)
+        case .inverseForeignKey(let column, _, _):
+            // One owner per target: one source object per related one, one source per target.
+            guard link.sourceFanIn == 1,
+                let targets = manager.destination.layout.entity(named: link.relationship.destinationEntityName),
+                try isOneToOne(target, entity: targets.number, manager)
+            else { return .pairs }
+            empty = try isEmpty(link.targetTable, column: column, connection)
+        case .joinTable(let table, _, _, _, _, _):
+            empty = try isEmpty(table, column: nil, connection)
+        }
+        return empty ? .direct : .pairs
+    }
+
+    /// Whether `table` holds no link: no row at all, or none with `column` set.
+    func isEmpty(_ table: String, column: String?, _ connection: SQLiteConnection) throws -> Bool {
+        let condition = column.map { " WHERE \(SQL.identifier($0)) IS NOT NULL" } ?? ""
+        return try connection.scalar("SELECT NOT EXISTS (SELECT 1 FROM main.\(SQL.identifier(table))\(condition))")?
+            .integerValue == 1
+    }
+}

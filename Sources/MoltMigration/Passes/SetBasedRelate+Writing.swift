@@ -1,0 +1,158 @@
+import MoltCore
+import MoltMapping
+import MoltModel
+import MoltSQLite
+import MoltStore
+
+/// The statements a ``SetBasedRelate`` writes links with.
+extension SetBasedRelate {
+    /// The name of the temporary table holding the pairs of `links[index]`.
+    static func pairs(_ index: Int) -> String { "molt_relate_pairs_\(index)" }
+
+    /// `SELECT d, t, te`: the relationship's links in the destination (object, target, target's
+    /// entity), possibly repeated, with its bindings.
+    ///
+    /// When both mappings kept every object's key (each made one object with the source's key
+    /// from every object of a table holding only their entity, as a default migration does),
+    /// the destination links are the source links themselves. Otherwise each source link is
+    /// joined with its two associations. CROSS JOIN fixes that order (left to itself, the
+    /// planner, with no statistics on the fresh association table, may scan one mapping's
+    /// associations for each of the other's: quadratic).
+    func linkQuery(_ link: Link, manager: MigrationManager) throws -> (sql: String, bindings: [SQLiteValue]) {
+        if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, manager),
+            link.targetKinds.contains(targetEntity),
+            try keepsKeys(number, from: source, manager), try keepsKeys(target, from: link.related, manager),
+            try isOneToOne(target, entity: targetEntity, manager)
+        {
+            return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
+        }
+        let kinds = link.targetKinds.map(String.init).joined(separator: ", ")
+        var bindings: [SQLiteValue] = [
+            .integer(Int64(sourceRoot)), .integer(Int64(number)), .integer(Int64(link.relatedRoot)),
+        ]
+        var targetMapping = ""
+        if let mapping = link.targetMapping {
+            targetMapping = " AND at.mapping = ?"
+            bindings.append(.integer(Int64(mapping)))
+        }
+        let sql = """
+            SELECT am.destination_pk AS d, at.destination_pk AS t, at.destination_entity AS te
+            FROM (\(link.sourceLinks)) AS sl
+            CROSS JOIN temp.molt_associations AS am CROSS JOIN temp.molt_associations AS at
+            WHERE am.source_root = ? AND am.source_pk = sl.s AND am.mapping = ?
+            AND at.source_root = ? AND at.source_pk = sl.o\(targetMapping)
+            AND at.destination_entity IN (\(kinds))
+            """
+        return (sql, bindings)
+    }
+
+    /// The number of the destination entity of the entity mapping numbered `mapping`.
+    func destinationEntity(of mapping: Int, _ manager: MigrationManager) -> Int? {
+        let mappings = manager.mappingModel.entityMappings
+        guard mappings.indices.contains(mapping - 1),
+            let name = mappings[mapping - 1].destinationEntityName
+        else { return nil }
+        return manager.destination.layout.entity(named: name)?.number
+    }
+
+    /// Whether `mapping` made from every object of `entity`, whose table holds no other
+    /// entity, a destination object with the same key, and from nothing else.
+    func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ manager: MigrationManager) throws -> Bool {
+        guard entity.superNumber == 0, entity.kindNumbers == [entity.number] else { return false }
+        return try manager.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
+            try manager.destination.store.connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
+                                   WHERE mapping = ?1 AND (destination_pk <> source_pk OR source_entity <> ?2))
+                    AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1)
+                        = (SELECT count(*) FROM \(SQL.identifier(Self.schema)).\(SQL.identifier(entity.table)))
+                """, [.integer(Int64(mapping)), .integer(Int64(entity.number))])?.integerValue == 1
+        }
+    }
+
+    /// Makes the temporary table `table` with the relationship's links, each once.
+    func fillPairs(
+        _ links: (sql: String, bindings: [SQLiteValue]), into table: String, _ connection: SQLiteConnection
+    ) throws {
+        try connection.execute(
+            """
+            DROP TABLE IF EXISTS temp.\(table);
+            CREATE TEMP TABLE \(table) (d INTEGER NOT NULL, t INTEGER NOT NULL, te INTEGER NOT NULL, PRIMARY KEY (d, t));
+            """)
+        try connection.run("INSERT OR IGNORE INTO temp.\(table) (d, t, te) \(links.sql)", links.bindings)
+    }
+
+    /// Writes the links into storage that holds none (see ``strategy(for:manager:)``). The
+    /// links are materialized first: joined row by row with the table being updated, the
+    /// planner would read the source links again for every row.
+    func writeDirectly(
+        _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ connection: SQLiteConnection
+    ) throws {
+        let (query, bindings) = links
+        switch link.storage {
+        case .foreignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(destination.table)
+            try connection.run(
+                """
+                WITH x AS MATERIALIZED (\(query))
+                UPDATE \(table) SET \(SQL.identifier(column)) = x.t\(entityColumn.map { ", \(SQL.identifier($0)) = x.te" } ?? "")
+                FROM x WHERE \(table)."Z_PK" = x.d
+                """, bindings)
+        case .inverseForeignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(link.targetTable)
+            try connection.run(
+                """
+                WITH x AS MATERIALIZED (\(query))
+                UPDATE \(table) SET \(SQL.identifier(column)) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
+                FROM x WHERE \(table)."Z_PK" = x.t
+                """, bindings)
+        case .joinTable(let joinTable, let own, let other, _, _, _):
+            try connection.run(
+                """
+                INSERT OR IGNORE INTO main.\(SQL.identifier(joinTable)) (\(SQL.identifier(own)), \(SQL.identifier(other)))
+                SELECT d, t FROM (\(query))
+                """, bindings)
+        }
+    }
+
+    /// Makes the destination links of the mapping's objects exactly the pairs.
+    func write(_ link: Link, from pairs: String, _ connection: SQLiteConnection) throws {
+        let pairs = "temp." + pairs
+        let mine = "SELECT destination_pk FROM temp.molt_associations WHERE mapping = \(number)"
+        switch link.storage {
+        case .foreignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(destination.table)
+            let key = SQL.identifier(column)
+            let clear = ([key] + [entityColumn.map(SQL.identifier)].compactMap { $0 }).map { "\($0) = NULL" }
+            try connection.execute(
+                """
+                UPDATE \(table) SET \(clear.joined(separator: ", "))
+                WHERE \(key) IS NOT NULL AND "Z_PK" IN (\(mine)) AND "Z_PK" NOT IN (SELECT d FROM \(pairs));
+                UPDATE \(table) SET \(key) = p.t\(entityColumn.map { ", \(SQL.identifier($0)) = p.te" } ?? "")
+                FROM \(pairs) AS p WHERE \(table)."Z_PK" = p.d;
+                """)
+        case .inverseForeignKey(let column, let entityColumn, _):
+            let table = "main." + SQL.identifier(link.targetTable)
+            let key = SQL.identifier(column)
+            let clear = ([key] + [entityColumn.map(SQL.identifier)].compactMap { $0 }).map { "\($0) = NULL" }
+            // A target claimed by several objects ends with the last in key order, as when the
+            // objects are visited one by one.
+            try connection.execute(
+                """
+                UPDATE \(table) SET \(clear.joined(separator: ", "))
+                WHERE \(key) IN (\(mine)) AND "Z_PK" NOT IN (SELECT t FROM \(pairs));
+                UPDATE \(table) SET \(key) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
+                FROM (SELECT t, MAX(d) AS d FROM \(pairs) GROUP BY t) AS x WHERE \(table)."Z_PK" = x.t;
+                """)
+        case .joinTable(let joinTable, let own, let other, _, _, _):
+            let table = "main." + SQL.identifier(joinTable)
+            let (ownKey, otherKey) = (SQL.identifier(own), SQL.identifier(other))
+            try connection.execute(
+                """
+                DELETE FROM \(table) WHERE \(ownKey) IN (\(mine)) AND NOT EXISTS (
+                    SELECT 1 FROM \(pairs) AS p WHERE p.d = \(table).\(ownKey) AND p.t = \(table).\(otherKey));
+                INSERT OR IGNORE INTO \(table) (\(ownKey), \(otherKey)) SELECT d, t FROM \(pairs);
+                """)
+        }
+    }
+}
