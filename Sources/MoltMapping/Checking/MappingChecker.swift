@@ -29,9 +29,14 @@ public struct MappingChecker {
         self.knownPolicies = knownPolicies
     }
 
-    public func check(_ mappingModel: MappingModel, source: ObjectModel, destination: ObjectModel) -> [Diagnostic] {
+    /// Checks `mappingModel` between the two models; a `resolver` for the same three (a
+    /// migration run's) is used instead of working the mapping out again.
+    public func check(
+        _ mappingModel: MappingModel, source: ObjectModel, destination: ObjectModel, resolver: MappingResolver? = nil
+    ) -> [Diagnostic] {
         var run = CheckRun(
-            mappingModel: mappingModel, source: source, destination: destination, knownPolicies: knownPolicies)
+            mappingModel: mappingModel, source: source, destination: destination, knownPolicies: knownPolicies,
+            resolver: resolver)
         run.checkModelNames()
         for mapping in mappingModel.entityMappings {
             run.check(mapping)
@@ -51,13 +56,17 @@ private struct CheckRun {
     var diagnostics: [Diagnostic] = []
     let fileLocation: SourceLocation?
 
-    init(mappingModel: MappingModel, source: ObjectModel, destination: ObjectModel, knownPolicies: Set<String>?) {
+    init(
+        mappingModel: MappingModel, source: ObjectModel, destination: ObjectModel, knownPolicies: Set<String>?,
+        resolver: MappingResolver?
+    ) {
         self.mappingModel = mappingModel
         self.source = source
         self.destination = destination
         self.knownPolicies = knownPolicies
-        resolver = MappingResolver(source: source, destination: destination, mappingModel: mappingModel)
-        setters = PropertySetters(resolver: resolver)
+        self.resolver =
+            resolver ?? MappingResolver(source: source, destination: destination, mappingModel: mappingModel)
+        setters = PropertySetters(resolver: self.resolver)
         fileLocation = mappingModel.sourceFile.map { SourceLocation(file: $0) }
     }
 

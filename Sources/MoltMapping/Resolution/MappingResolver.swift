@@ -1,3 +1,4 @@
+internal import Foundation
 internal import MoltCore
 public import MoltModel
 
@@ -62,10 +63,16 @@ public struct ResolvedEntityMapping: Sendable {
 /// - With ``MappingModel/PropertyDefaults/sameName`` (Xcode mapping models), only a source
 ///   property with the destination property's name is matched, as Xcode's editor fills in
 ///   value expressions by name; renaming identifiers are not looked at.
-public struct MappingResolver {
+///
+/// Each entity mapping is resolved once: a resolver, and every copy of it, remembers what it
+/// worked out, so one migration run makes one resolver per mapping model and hands it to each
+/// part that reads the mapping (checking, the survey of discarded data, the passes, the SQL
+/// path).
+public struct MappingResolver: @unchecked Sendable {
     public let source: ObjectModel
     public let destination: ObjectModel
     public let mappingModel: MappingModel
+    private let resolved = ResolvedMappings()
 
     public init(source: ObjectModel, destination: ObjectModel, mappingModel: MappingModel) {
         self.source = source
@@ -73,7 +80,17 @@ public struct MappingResolver {
         self.mappingModel = mappingModel
     }
 
+    /// Whether this resolver is for `mappingModel` between these two models.
+    public func resolves(_ mappingModel: MappingModel, source: ObjectModel, destination: ObjectModel) -> Bool {
+        self.mappingModel == mappingModel && self.source == source && self.destination == destination
+    }
+
+    /// The mapping's properties as the run will set them (worked out once).
     public func resolve(_ mapping: EntityMapping) -> ResolvedEntityMapping {
+        resolved.value(for: mapping) { resolveNow(mapping) }
+    }
+
+    private func resolveNow(_ mapping: EntityMapping) -> ResolvedEntityMapping {
         let sourceEntity = mapping.sourceEntityName.flatMap { source.entity(named: $0) }
         let destinationEntity = mapping.destinationEntityName.flatMap { destination.entity(named: $0) }
         guard let destinationEntity, mapping.kind != .add, mapping.kind != .remove else {
@@ -243,5 +260,23 @@ package enum MappingResolverTestHooks {
         -> String?
     {
         MappingResolver.match(name, renamingIdentifier: renamingIdentifier, in: candidates)
+    }
+}
+
+/// What a ``MappingResolver`` has worked out, by entity mapping, shared by its copies.
+private final class ResolvedMappings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byName: [String: (mapping: EntityMapping, resolved: ResolvedEntityMapping)] = [:]
+
+    func value(for mapping: EntityMapping, _ make: () -> ResolvedEntityMapping) -> ResolvedEntityMapping {
+        lock.lock()
+        let known = byName[mapping.name]
+        lock.unlock()
+        if let known, known.mapping == mapping { return known.resolved }
+        let made = make()
+        lock.lock()
+        byName[mapping.name] = (mapping, made)
+        lock.unlock()
+        return made
     }
 }

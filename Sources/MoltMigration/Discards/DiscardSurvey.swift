@@ -30,11 +30,18 @@ public struct DiscardSurvey {
     public let source: ObjectModel
     public let destination: ObjectModel
     public let mapping: MappingModel
+    private let resolver: MappingResolver
 
     public init(source: ObjectModel, destination: ObjectModel, mapping: MappingModel) {
-        self.source = source
-        self.destination = destination
-        self.mapping = mapping
+        self.init(resolver: MappingResolver(source: source, destination: destination, mappingModel: mapping))
+    }
+
+    /// The survey of `resolver`'s mapping model (a migration run's, worked out once).
+    public init(resolver: MappingResolver) {
+        self.source = resolver.source
+        self.destination = resolver.destination
+        self.mapping = resolver.mappingModel
+        self.resolver = resolver
     }
 
     /// What the mapping discards, uncounted, in source entity order.
@@ -49,7 +56,6 @@ public struct DiscardSurvey {
                 removing[entity] = removing[entity] ?? entityMapping.name
             }
         }
-        let resolver = MappingResolver(source: source, destination: destination, mappingModel: mapping)
         var carried: [String: Carried] = [:]
         func carriedBy(_ entity: String) -> Carried {
             if let known = carried[entity] { return known }

@@ -26,7 +26,7 @@ extension HeavyweightMigration {
         for entity in source.layout.entities where !entity.isAbstract {
             report.sourceCounts[entity.name] = try source.count(of: entity.name, includingSubentities: false)
         }
-        report.discarded = try DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
+        report.discarded = try DiscardSurvey(resolver: surveyResolver)
             .counted(in: source)
         var creation = StoreCreationOptions()
         creation.storeUUID = source.store.metadata.storeUUID
@@ -62,7 +62,7 @@ extension HeavyweightMigration {
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
-        report.discarded = DiscardSurvey(source: sourceModel, destination: destinationModel, mapping: surveyed)
+        report.discarded = DiscardSurvey(resolver: surveyResolver)
             .counting(
                 filtered: report.discarded, sourceCounts: report.sourceCounts,
                 read: Dictionary(report.mappings.map { ($0.mapping, $0.sourceObjects) }, uniquingKeysWith: +))
@@ -81,15 +81,6 @@ extension HeavyweightMigration {
         logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
     }
 
-    /// What the survey of discarded data reads: every pass's entity mappings together (data
-    /// no pass reads is discarded).
-    var surveyed: MappingModel {
-        guard mappings.count > 1 else { return mapping }
-        var combined = mapping
-        combined.entityMappings = mappings.flatMap(\.entityMappings)
-        return combined
-    }
-
     /// The three passes and the policies' `end`, for each mapping model in turn, on an open
     /// source and new store; then the uniqueness constraints.
     func fill(
@@ -97,7 +88,7 @@ extension HeavyweightMigration {
         report: inout MigrationReport, started: Date
     ) throws {
         let manager = try MigrationManager(
-            source: source, destination: destination, mappingModel: mapping, passCount: mappings.count,
+            source: source, destination: destination, mappingResolver: resolvers[0], passCount: mappings.count,
             context: context, startDate: started)
         try manager.interruptible {
             try runPasses(manager: manager, destination: destination, policyTypes: policyTypes, report: &report)
@@ -117,7 +108,7 @@ extension HeavyweightMigration {
         for (index, mappingModel) in mappings.enumerated() {
             var policies: [String: any EntityMigrationPolicy] = [:]
             for (name, type) in policyTypes[index] { policies[name] = type.init() }
-            try manager.beginPass(index + 1, mappingModel: mappingModel, policies: policies)
+            try manager.beginPass(index + 1, mappingResolver: resolvers[index], policies: policies)
             progress.mappingPass = (index + 1, mappings.count)
             if mappings.count > 1 {
                 context.logger.info(
@@ -162,6 +153,7 @@ extension HeavyweightMigration {
     }
 
     func openSource() throws -> ObjectStore {
-        try Self.bind(try SQLiteStore(at: store, readOnly: true, logger: context.logger), toSource: sourceModel)
+        try MigrationErrors.bind(
+            try SQLiteStore(at: store, readOnly: true, logger: context.logger), toSource: sourceModel)
     }
 }

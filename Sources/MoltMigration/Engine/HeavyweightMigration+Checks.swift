@@ -22,13 +22,13 @@ extension HeavyweightMigration {
             }
         }
         for (index, mapping) in mappings.enumerated() {
-            try checkMapping(mapping, pass: mappings.count == 1 ? nil : index + 1)
+            try checkMapping(mapping, resolver: resolvers[index], pass: mappings.count == 1 ? nil : index + 1)
         }
     }
 
-    func checkMapping(_ mapping: MappingModel, pass: Int?) throws {
+    func checkMapping(_ mapping: MappingModel, resolver: MappingResolver, pass: Int?) throws {
         let diagnostics = MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
-            mapping, source: sourceModel, destination: destinationModel)
+            mapping, source: sourceModel, destination: destinationModel, resolver: resolver)
         let errors = diagnostics.errors
         guard let first = errors.first else { return }
         let subject = pass.map { "the mapping of pass \($0)" } ?? "the mapping"
@@ -54,33 +54,8 @@ extension HeavyweightMigration {
         return types
     }
 
-    /// The store bound to the migration's source model; 134100 saying so when they differ.
-    static func bind(_ store: SQLiteStore, toSource model: ObjectModel) throws -> ObjectStore {
-        do {
-            return try ObjectStore(store: store, model: model)
-        } catch var error as MoltError where error.code == .incompatibleVersionHash {
-            error.message = "the store does not match the source model: " + error.message
-            throw error
-        }
-    }
-
     func removeStore(at path: String) throws {
         try FileOperations.remove(path)
         for companion in StoreFiles.companions(of: path) { try FileOperations.remove(companion) }
-    }
-
-    /// Gives an error Core Data's migration code when it has none of its own.
-    static func classify(_ error: any Error, store: String) -> any Error {
-        guard let molt = error as? MoltError else {
-            if let sqlite = error as? SQLiteError {
-                return MoltError(
-                    .sqlite, "SQLite failed during the migration: \(sqlite.message)",
-                    location: SourceLocation(file: store), underlying: sqlite)
-            }
-            return MoltError(
-                .migration, "the migration failed: \(error)", location: SourceLocation(file: store),
-                underlying: DescribedError(error))
-        }
-        return molt
     }
 }

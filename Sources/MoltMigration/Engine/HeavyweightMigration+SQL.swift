@@ -23,7 +23,7 @@ extension HeavyweightMigration {
         do {
             return try InPlacePlan(
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
-                mapping: mapping, expressions: RowExpressions(startDate: started))
+                resolver: resolvers[0], expressions: RowExpressions(startDate: started))
         } catch {
             context.logger.debug(
                 "running the mapping object by object", metadata: ["molt.reason": "\(error)"])

@@ -46,6 +46,10 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     public let context: RunContext
     /// Whether this is the whole run or a step of an upgrade.
     let role: RunRole
+    /// Each mapping model worked out once for the whole run (``MappingResolver``), and the
+    /// resolver of what the survey of discarded data reads (every pass's mappings together).
+    let resolvers: [MappingResolver]
+    let surveyResolver: MappingResolver
 
     public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
@@ -67,9 +71,11 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
             context: context, role: .whole)
     }
 
+    /// `resolvers`, when given, are the caller's for `mappings` (a lightweight migration's that
+    /// falls back to this engine).
     init(
         store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
-        options: MigrationOptions, context: RunContext, role: RunRole
+        options: MigrationOptions, context: RunContext, role: RunRole, resolvers: [MappingResolver]? = nil
     ) {
         self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
@@ -78,6 +84,17 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         self.options = options
         self.context = context
         self.role = role
+        let resolvers =
+            resolvers
+            ?? mappings.map { MappingResolver(source: source, destination: destination, mappingModel: $0) }
+        self.resolvers = resolvers
+        if mappings.count == 1 {
+            surveyResolver = resolvers[0]
+        } else {
+            var combined = mappings.first ?? MappingModel(entityMappings: [])
+            combined.entityMappings = mappings.flatMap(\.entityMappings)
+            surveyResolver = MappingResolver(source: source, destination: destination, mappingModel: combined)
+        }
     }
 
     /// The first (for most migrations, the only) mapping model.
@@ -159,7 +176,7 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
                 try? ExternalDataJournal.abandon(files)
             }
             // With a swap record, the swap is committed: whoever opens the store next finishes it.
-            throw Self.classify(error, store: store.path)
+            throw MigrationErrors.classify(error, store: store.path)
         }
         report.duration = Date().timeIntervalSince(started)
         return report

@@ -31,6 +31,8 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
     public let context: RunContext
     /// Whether this is the whole run or a step of an upgrade.
     let role: RunRole
+    /// The mapping worked out once, for the in-place plan and the heavyweight engine alike.
+    let resolver: MappingResolver
 
     /// Infers the mapping; throws Core Data's 134190 with every reason when it cannot be.
     public convenience init(
@@ -69,6 +71,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         self.options = options
         self.context = context
         self.role = role
+        self.resolver = MappingResolver(source: source, destination: destination, mappingModel: mapping)
     }
 
     /// Runs the migration: in place when it can, otherwise with the heavyweight engine.
@@ -94,7 +97,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         do {
             let plan = try InPlacePlan(
                 source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
-                mapping: mapping, expressions: RowExpressions(startDate: started))
+                resolver: resolver, expressions: RowExpressions(startDate: started))
             let migration = InPlaceMigration(
                 url: store, source: sourceModel, destination: destinationModel, plan: plan, options: options,
                 context: context, role: role)
@@ -107,7 +110,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
                 metadata: ["molt.store": "\(store.path)", "molt.reason": "\(obstacle.reason)"])
             let migration = HeavyweightMigration(
                 store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],
-                options: options, context: context, role: role)
+                options: options, context: context, role: role, resolvers: [resolver])
             var report = try migration.run()
             report.inPlaceObstacle = obstacle.reason
             return report

@@ -140,7 +140,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
     /// stores that do not exist yet).
     func countFirstStepDiscards(of plan: inout UpgradePlan, in sqlite: SQLiteStore) throws {
         guard let first = plan.steps.first else { return }
-        let objects = try HeavyweightMigration.bind(sqlite, toSource: first.sourceModel)
+        let objects = try MigrationErrors.bind(sqlite, toSource: first.sourceModel)
         plan.steps[0].discards = try DiscardSurvey(
             source: first.sourceModel, destination: first.destinationModel, mapping: first.surveyedMapping
         ).counted(in: objects)

@@ -48,11 +48,12 @@ struct EntityCorrespondence {
 struct CorrespondenceBuilder {
     let source: StoreLayout
     let destination: StoreLayout
-    let mapping: MappingModel
+    let resolver: MappingResolver
     let expressions: RowExpressions
 
+    var mapping: MappingModel { resolver.mappingModel }
+
     func build() throws -> [EntityCorrespondence] {
-        let resolver = MappingResolver(source: source.model, destination: destination.model, mappingModel: mapping)
         var result: [EntityCorrespondence] = []
         var seenSources: Set<String> = []
         var seenDestinations: Set<String> = []

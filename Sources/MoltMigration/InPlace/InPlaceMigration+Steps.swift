@@ -184,6 +184,6 @@ extension InPlaceMigration {
                     .migrationCancelled, "the migration was cancelled", recovery: "Run it again when ready.")
             }
         }
-        return HeavyweightMigration.classify(error, store: url.path)
+        return MigrationErrors.classify(error, store: url.path)
     }
 }

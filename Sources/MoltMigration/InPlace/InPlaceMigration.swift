@@ -68,7 +68,7 @@ final class InPlaceMigration {
 
     func run(_ store: SQLiteStore, started: Date) throws -> MigrationReport {
         let connection = store.connection
-        let sourceStore = try HeavyweightMigration.bind(store, toSource: sourceModel)
+        let sourceStore = try MigrationErrors.bind(store, toSource: sourceModel)
         let writeAheadLog = try store.journalMode() == "wal"
         if isPrivateCopy {
             try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN IMMEDIATE")

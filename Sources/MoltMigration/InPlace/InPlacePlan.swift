@@ -58,9 +58,11 @@ struct InPlacePlan {
 extension InPlacePlan {
     /// Works out the plan, or throws ``InPlaceObstacle`` saying why the mapping cannot run in
     /// place.
-    init(source: StoreLayout, destination: StoreLayout, mapping: MappingModel, expressions: RowExpressions) throws {
+    /// `resolver` is the run's, for the mapping between the two layouts' models.
+    init(source: StoreLayout, destination: StoreLayout, resolver: MappingResolver, expressions: RowExpressions) throws {
+        let mapping = resolver.mappingModel
         let correspondences = try CorrespondenceBuilder(
-            source: source, destination: destination, mapping: mapping, expressions: expressions
+            source: source, destination: destination, resolver: resolver, expressions: expressions
         ).build()
         var entityNumbers: [Int: Int] = [:]
         var mappingOrder: [Int: Int] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import MoltMapping
 import MoltSQLite
+import MoltStore
 
 /// What the relate pass needs to run a mapping's relationships as SQL (``SetBasedRelate``):
 /// the source store attached to the new store's connection, a way to learn whether a policy
@@ -10,7 +11,7 @@ extension MigrationManager {
     /// transaction). When that fails, relationships are made object by object.
     func attachSource() {
         do {
-            try destination.store.connection.attachReadOnly(source.store.url.path, as: SetBasedRelate.schema)
+            try destination.store.connection.attachReadOnly(source.store.url.path, as: SetBasedState.sourceSchema)
             sqlState.sourceAttached = true
         } catch {
             logger.debug(
@@ -23,7 +24,7 @@ extension MigrationManager {
     func detachSource() throws {
         guard sqlState.sourceAttached else { return }
         sqlState.sourceAttached = false
-        try destination.store.connection.detach(SetBasedRelate.schema)
+        try destination.store.connection.detach(SetBasedState.sourceSchema)
     }
 
     /// Whether ``SetBasedRelate`` can read the source store.
@@ -71,11 +72,40 @@ extension MigrationManager {
 
 /// The manager's state for SQL relationships; `running` is read by other threads (cancel).
 final class SetBasedState: @unchecked Sendable {
+    /// The schema name the source store is attached under.
+    static let sourceSchema = "molt_source"
+
+    /// Where a relationship's links are, the same for both of its sides: a foreign key column
+    /// (in the to-one side's table) or a join table.
+    struct LinkStorage: Hashable {
+        let table: String
+        let column: String?
+
+        init(_ link: RelationshipLayout, in entity: EntityLayout) {
+            switch link.storage {
+            case .foreignKey(let column, _, _): (table, self.column) = (entity.table, column)
+            case .inverseForeignKey(let column, _, _): (table, self.column) = (link.destinationTable, column)
+            case .joinTable(let table, _, _, _, _, _): (self.table, column) = (table, nil)
+            }
+        }
+    }
+
+    /// A relationship written in SQL, remembered so that its inverse, when another mapping
+    /// would write the very same links from the other side, is not written twice.
+    struct Written: Hashable {
+        let storedIn: LinkStorage
+        let readFrom: LinkStorage
+        let mapping: Int
+        let targetMapping: Int
+        let entity: Int
+        let targetKinds: [Int]
+    }
+
     var sourceAttached = false
     var probing = false
     var defaultAnswered = false
     /// The relationships written in SQL so far.
-    var written: Set<SetBasedRelate.Written> = []
+    var written: Set<Written> = []
     /// Facts about the association table learnt during one mapping's SQL relate (which
     /// mappings kept keys, are one-to-one…), by question.
     var associationFacts: [String: Bool] = [:]

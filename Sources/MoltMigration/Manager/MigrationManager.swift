@@ -66,9 +66,10 @@ public final class MigrationManager {
     var kindsOfDestinationEntity: [String: Set<String>] = [:]
 
     init(
-        source: ObjectStore, destination: ObjectStore, mappingModel: MappingModel, passCount: Int = 1,
+        source: ObjectStore, destination: ObjectStore, mappingResolver: MappingResolver, passCount: Int = 1,
         context: RunContext, startDate: Date
     ) throws {
+        let mappingModel = mappingResolver.mappingModel
         self.source = source
         self.destination = destination
         self.sourceModel = source.model
@@ -84,8 +85,7 @@ public final class MigrationManager {
             externalData: destination.externalData)
         associations = try AssociationTable(connection: destination.store.connection)
         resolver = StoreObjectResolver(source: source, destination: destination)
-        resolverModel = MappingResolver(
-            source: source.model, destination: destination.model, mappingModel: mappingModel)
+        resolverModel = mappingResolver
         numberMappings()
     }
 
@@ -100,7 +100,10 @@ public final class MigrationManager {
     /// pass is a migration of its own into the same destination, the association table starts
     /// empty (a later pass finds earlier passes' objects by fetching them); the manager's
     /// ``userInfo`` carries on.
-    func beginPass(_ number: Int, mappingModel: MappingModel, policies: [String: any EntityMigrationPolicy]) throws {
+    func beginPass(
+        _ number: Int, mappingResolver: MappingResolver, policies: [String: any EntityMigrationPolicy]
+    ) throws {
+        let mappingModel = mappingResolver.mappingModel
         if number != passNumber {
             try associations.removeAll()
         }
@@ -109,8 +112,7 @@ public final class MigrationManager {
         self.policies = policies
         currentEntityMapping = nil
         compiled = [:]
-        resolverModel = MappingResolver(
-            source: source.model, destination: destination.model, mappingModel: mappingModel)
+        resolverModel = mappingResolver
         resolver.forget(.destination)
         numberMappings()
     }

@@ -50,34 +50,11 @@ struct SetBasedRelate {
         let sourceFanIn: Int?
     }
 
-    /// Where a relationship's links are, the same for both of its sides: a foreign key column
-    /// (in the to-one side's table) or a join table.
-    struct LinkStorage: Hashable {
-        let table: String
-        let column: String?
-
-        init(_ link: RelationshipLayout, in entity: EntityLayout) {
-            switch link.storage {
-            case .foreignKey(let column, _, _): (table, self.column) = (entity.table, column)
-            case .inverseForeignKey(let column, _, _): (table, self.column) = (link.destinationTable, column)
-            case .joinTable(let table, _, _, _, _, _): (self.table, column) = (table, nil)
-            }
-        }
-    }
-
-    /// A relationship written in SQL, remembered so that its inverse, when another mapping
-    /// would write the very same links from the other side, is not written twice.
-    struct Written: Hashable {
-        let storedIn: LinkStorage
-        let readFrom: LinkStorage
-        let mapping: Int
-        let targetMapping: Int
-        let entity: Int
-        let targetKinds: [Int]
-    }
+    typealias LinkStorage = SetBasedState.LinkStorage
+    typealias Written = SetBasedState.Written
 
     /// The schema name the source store is attached under.
-    static let schema = "molt_source"
+    static let schema = SetBasedState.sourceSchema
 
     let mapping: EntityMapping
     let number: Int

@@ -20,7 +20,7 @@ enum UpgradeBackup {
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 2000, logger: logger)
         } catch {
-            throw HeavyweightMigration.classify(error, store: path)
+            throw MigrationErrors.classify(error, store: path)
         }
         defer { connection.close() }
         do {
@@ -28,7 +28,7 @@ enum UpgradeBackup {
         } catch let error as MoltError {
             throw error
         } catch {
-            throw HeavyweightMigration.classify(error, store: path)
+            throw MigrationErrors.classify(error, store: path)
         }
         defer { try? connection.execute("ROLLBACK") }
         // A write between the checkpoint and the lock would live only in the log.
