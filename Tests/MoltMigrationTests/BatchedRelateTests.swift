@@ -41,46 +41,34 @@ struct BatchedRelateTests {
     }
 
     /// Migrates copies of `original` object by object, with and without batches, and compares
-    /// every row; returns the batched run's report (nil when both failed alike).
+    /// every row; gives both runs' outcome (nil when both failed alike).
     static func compare(
         _ original: URL, in folder: TemporaryDirectory, source: ObjectModel, destination: ObjectModel,
         mapping: MappingModel, batchSize: Int, label: String
-    ) throws -> MigrationReport? {
-        let plain = try folder.copy(original, as: "Plain-\(batchSize).sqlite")
-        let batched = try folder.copy(original, as: "Batched-\(batchSize).sqlite")
+    ) throws -> EquivalentRuns.Outcome? {
         var options = MigrationOptions()
         options.allowsSQLCopy = false
         options.batchSize = batchSize
         var plainOptions = options
         plainOptions.allowsBatchedRelationships = false
-        let plainResult = Result {
-            try HeavyweightMigration(
-                store: plain, source: source, destination: destination, mapping: mapping, options: plainOptions
-            ).run()
-        }
-        let batchedResult = Result {
-            try HeavyweightMigration(
-                store: batched, source: source, destination: destination, mapping: mapping, options: options
-            ).run()
-        }
-        switch (plainResult, batchedResult) {
-        case (.success(let plainReport), .success(let report)):
-            #expect(plainReport.relatedInBatches.isEmpty)
-            let expected = try rows(plain)
-            let actual = try rows(batched)
-            #expect(actual == expected, "\(label): batches of \(batchSize) differ from object by object")
-            if actual != expected { try InPlaceEquivalenceTests.describeDifference(expected, actual) }
-            return report
-        case (.failure(let plainError), .failure(let error)):
-            #expect("\(error)" == "\(plainError)", "\(label): the errors differ")
-            #expect(try rows(batched) == rows(original), "\(label): the failed migration changed the store")
-            return nil
-        case (.success, .failure(let error)):
-            Issue.record("\(label): only the batched relate failed: \(error)")
-        case (.failure(let error), .success):
-            Issue.record("\(label): only the batched relate succeeded: \(error)")
-        }
-        return nil
+        var runs = EquivalentRuns(result: rows)
+        // The same first error, word for word: batching must not change which object fails.
+        runs.sameFailure = { "\($0)" == "\($1)" }
+        let outcome = try runs.compare(
+            original, in: folder,
+            expected: .init("object by object") {
+                try HeavyweightMigration(
+                    store: $0, source: source, destination: destination, mapping: mapping, options: plainOptions
+                ).run()
+            },
+            actual: .init("batches of \(batchSize)") {
+                try HeavyweightMigration(
+                    store: $0, source: source, destination: destination, mapping: mapping, options: options
+                ).run()
+            },
+            label: label)
+        if let outcome { #expect(outcome.expected.relatedInBatches.isEmpty) }
+        return outcome
     }
 
     @Test("same rows as object by object, for every inference rule", arguments: InferenceCases.inferable)
@@ -88,7 +76,7 @@ struct BatchedRelateTests {
         let (source, destination) = try inferenceCase.models()
         let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
         for mapping in [inferred, SetBasedRelateTests.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)] {
-            for seeder in InPlaceEquivalenceTests.seeders {
+            for seeder in StoreSeeder.twoShapes {
                 let folder = TemporaryDirectory("molt-batched")
                 defer { withExtendedLifetime(folder) {} }
                 let original = folder.path("Store.sqlite")
@@ -195,12 +183,15 @@ struct BatchedRelateTests {
             setup.source, setup.destination, setup.mapping, setup.folder, setup.original
         )
         try Self.seed(original, model: source, authors: 23, books: 700)
+        var batchesOf97: URL?
         for batchSize in [1, 4, 97, 500, 1000] {
-            let report = try #require(
+            let outcome = try #require(
                 try Self.compare(
                     original, in: folder, source: source, destination: destination, mapping: mapping,
                     batchSize: batchSize, label: "crossing claims"))
-            #expect(Set(report.relatedInBatches) == ["AuthorToAuthor", "BookToBook"], "\(report.relatedInBatches)")
+            let batched = outcome.actual.relatedInBatches
+            #expect(Set(batched) == ["AuthorToAuthor", "BookToBook"], "\(batched)")
+            if batchSize == 97 { batchesOf97 = outcome.actualStore }
         }
         // The claims did cross: some book is led by (moved to) an author who did not write it,
         // and some author lost a book it wrote from its ordered list.
@@ -214,7 +205,7 @@ struct BatchedRelateTests {
             return objects
         }
         let before = try all(original, source)
-        let after = try all(folder.path("Batched-97.sqlite"), destination)
+        let after = try all(try #require(batchesOf97), destination)
         #expect(
             after.values.contains { book in
                 guard case .toOne(let lead?)? = book.relationships["lead"],
@@ -248,11 +239,11 @@ struct BatchedRelateTests {
                 try writer.setToOne(book, "editor", to: editor)
             }
         }
-        let report = try #require(
+        let outcome = try #require(
             try Self.compare(
                 original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 10,
                 label: "removed link"))
-        #expect(report.relatedInBatches.contains("BookToBook"))
+        #expect(outcome.actual.relatedInBatches.contains("BookToBook"))
     }
 
     @Test("a to-one given several objects fails alike, naming the object, and leaves the store")
@@ -262,10 +253,10 @@ struct BatchedRelateTests {
             setup.source, setup.destination, setup.mapping, setup.folder, setup.original
         )
         try Self.seed(original, model: source, authors: 5, books: 40)
-        let report = try Self.compare(
+        let outcome = try Self.compare(
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 16,
             label: "to-one given several")
-        #expect(report == nil, "the migration should have failed")
+        #expect(outcome == nil, "the migration should have failed")
         var options = MigrationOptions()
         options.allowsSQLCopy = false
         #expect {

@@ -25,19 +25,12 @@ final class ReversingImageTestPolicy: EntityMigrationPolicy {
 }
 
 /// Fails at the third photo, after files were written for the first ones.
-final class FailingImageTestPolicy: EntityMigrationPolicy {
+final class FailingImageTestPolicy: RefusingPolicy {
     static var policyName: String { "FailingImageTestPolicy" }
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String { "this policy refuses the third photo" }
-    }
-    private var seen = 0
-    init() {}
+    override class var refusedObject: Int { 3 }
+    override class var refusal: String { "this policy refuses the third photo" }
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        seen += 1
-        if seen == 3 { throw Refusal() }
+    override func makeDestination(for source: SourceObject, mapping: EntityMapping, manager: MigrationManager) throws {
         let photo = try manager.createDefaultDestinationInstance(for: source)
         if case .data(let image)? = source.stored.attributes["image"] {
             try manager.setAttributes(["image": ExpressionValue(AttributeValue.data(image + Data([1])))], of: photo)

@@ -9,21 +9,8 @@ import MoltTestSupport
 import Testing
 
 /// A policy that fails on the second object it sees.
-final class ThrowingPolicy: EntityMigrationPolicy {
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String { "this policy refuses the second object" }
-    }
-
-    private var seen = 0
-    init() {}
-
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        seen += 1
-        if seen == 2 { throw Refusal() }
-        _ = try manager.createDefaultDestinationInstance(for: source)
-    }
+final class ThrowingPolicy: RefusingPolicy {
+    override class var refusal: String { "this policy refuses the second object" }
 }
 
 /// Holds a migration so its own progress callback can cancel it.
@@ -43,12 +30,7 @@ struct MigrationFailureTests {
     /// Runs `migration`, expects it to fail, and checks the store's bytes and the folder are
     /// as they were.
     func expectUntouched(_ url: URL, _ body: () throws -> Void) throws -> MoltError? {
-        let before = try Data(contentsOf: url)
-        let files = try MigrationFixtures.files(folder)
-        let error = #expect(throws: MoltError.self) { try body() }
-        #expect(try Data(contentsOf: url) == before, "the store's bytes are unchanged")
-        #expect(try MigrationFixtures.files(folder) == files, "nothing is left beside the store")
-        return error
+        try FailedRun.expectUntouched(url, folder: folder, body)
     }
 
     func blog(

@@ -48,7 +48,7 @@ enum MigrationFixtures {
 
     /// Every file in `folder`, sorted.
     static func files(_ folder: TemporaryDirectory) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        try FailedRun.fileNames(folder)
     }
 
     static func registerPolicies() {

@@ -73,39 +73,30 @@ struct SetBasedRelateTests {
         let (source, destination) = try inferenceCase.models()
         let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
         let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
-        for seeder in InPlaceEquivalenceTests.seeders {
+        let runs = EquivalentRuns(
+            result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
+        for seeder in StoreSeeder.twoShapes {
             let folder = TemporaryDirectory("molt-relate")
             defer { withExtendedLifetime(folder) {} }
             let original = folder.path("Store.sqlite")
             _ = try ObjectStore.create(at: original, model: source) { try seeder.fill($0) }
-            let objects = try folder.copy(original, as: "Objects.sqlite")
-            let sql = try folder.copy(original, as: "SQL.sqlite")
             var objectByObject = MigrationOptions()
             objectByObject.allowsSQLCopy = false
-            let objectsResult = Result {
-                try HeavyweightMigration(
-                    store: objects, source: source, destination: destination, mapping: mapping, options: objectByObject
-                ).run()
-            }
-            let sqlResult = Result {
-                try HeavyweightMigration(store: sql, source: source, destination: destination, mapping: mapping).run()
-            }
-            switch (objectsResult, sqlResult) {
-            case (.success(let plain), .success(let report)):
-                #expect(plain.relatedInSQL.isEmpty)
-                #expect(!report.setBased)
-                #expect(
-                    try InPlaceEquivalenceTests.dump(sql, destination)
-                        == InPlaceEquivalenceTests.dump(objects, destination),
-                    "seed \(seeder.seed): relationships set in SQL (\(report.relatedInSQL)) differ from object by object"
-                )
-            case (.failure(let plainError), .failure(let sqlError)):
-                #expect(
-                    (plainError as? MoltError)?.code == (sqlError as? MoltError)?.code, "\(plainError) / \(sqlError)")
-            case (.success, .failure(let error)):
-                Issue.record("seed \(seeder.seed): only the SQL relate failed: \(error)")
-            case (.failure(let error), .success):
-                Issue.record("seed \(seeder.seed): only the SQL relate succeeded: \(error)")
+            let reports = try runs.compare(
+                original, in: folder,
+                expected: .init("object by object") {
+                    try HeavyweightMigration(
+                        store: $0, source: source, destination: destination, mapping: mapping, options: objectByObject
+                    ).run()
+                },
+                actual: .init("relate in SQL") {
+                    try HeavyweightMigration(store: $0, source: source, destination: destination, mapping: mapping)
+                        .run()
+                },
+                label: "seed \(seeder.seed)")
+            if let reports {
+                #expect(reports.expected.relatedInSQL.isEmpty)
+                #expect(!reports.actual.setBased)
             }
         }
     }
@@ -149,7 +140,7 @@ struct SetBasedRelateTests {
         #expect(report.relatedInSQL.contains("Book"), "\(report.relatedInSQL)")
         #expect(report.destinationCounts["Tag"] == 0)
         #expect(
-            try InPlaceEquivalenceTests.dump(store, destination) == InPlaceEquivalenceTests.dump(expected, destination))
+            try EquivalentRuns.dump(store, destination) == EquivalentRuns.dump(expected, destination))
     }
 
     @Test("a policy with its own createRelationships is called for every object, and nothing is set in SQL")
@@ -175,6 +166,6 @@ struct SetBasedRelateTests {
         let calls = CountingRelationshipsPolicy.calls(of: OwnRelationshipsTestPolicy.self)
         #expect(calls == report.destinationCounts.values.reduce(0, +))
         #expect(
-            try InPlaceEquivalenceTests.dump(store, destination) == InPlaceEquivalenceTests.dump(expected, destination))
+            try EquivalentRuns.dump(store, destination) == EquivalentRuns.dump(expected, destination))
     }
 }

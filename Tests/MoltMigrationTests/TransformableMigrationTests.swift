@@ -135,10 +135,7 @@ struct TransformableMigrationTests {
 
     /// Runs the migration expecting it to fail; checks the store's bytes are unchanged.
     func expectFailure(_ migration: HeavyweightMigration, store: URL) throws -> MoltError? {
-        let before = try Data(contentsOf: store)
-        let error = #expect(throws: MoltError.self) { try migration.run() }
-        #expect(try Data(contentsOf: store) == before, "the store's bytes are unchanged")
-        return error
+        try FailedRun.expectUntouched(store) { try migration.run() }
     }
 
     @Test("a policy reads archived [String] tags, changes them, and writes them to other Transformable attributes")

@@ -18,6 +18,16 @@ public struct StoreSeeder: Sendable {
 
     public init() {}
 
+    /// The two stores the equivalence suites migrate every way: the default (lists of up to
+    /// three objects), and one with at most one object per list, so that a change such as
+    /// "to-many to to-one" has a store that migrates.
+    public static let twoShapes: [StoreSeeder] = {
+        var sparse = StoreSeeder()
+        sparse.maximumToMany = 1
+        sparse.seed = 7
+        return [StoreSeeder(), sparse]
+    }()
+
     public func fill(_ writer: ObjectWriter) throws {
         var random = SplitMix(seed: seed)
         let model = writer.layout.model
