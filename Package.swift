@@ -183,7 +183,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltMigrationTests",
-            dependencies: ["MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport"],
+            dependencies: [
+                "MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
