@@ -41,7 +41,7 @@ public final class LightweightMigration: @unchecked Sendable {
         }
     }
 
-    /// Uses `mapping`, which must be the inferred one (``MappingInference``) or one like it:
+    /// Uses `mapping`, which must be the inferred one (``/MoltMapping/MappingInference``) or one like it:
     /// anything the in-place path cannot run goes through the heavyweight engine.
     public init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,
