@@ -219,3 +219,10 @@ if Context.environment["MOLT_FUZZ_BUILD"] != nil {
         return false
     }
 }
+
+// The DocC catalogue (`Sources/Molt/Molt.docc`) is built by `.ci/docs` with the documentation
+// plugin. With MOLT_DOCC set, this package depends on the plugin; ordinary builds do not, so
+// they neither resolve nor fetch it.
+if Context.environment["MOLT_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
