@@ -186,7 +186,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltMigrationTests",
-            dependencies: ["MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport"],
+            dependencies: [
+                "MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -219,4 +221,11 @@ if Context.environment["MOLT_FUZZ_BUILD"] != nil {
         if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("swift-argument-parser") }
         return false
     }
+}
+
+// The DocC catalogue (`Sources/Molt/Molt.docc`) is built by `.ci/docs` with the documentation
+// plugin. With MOLT_DOCC set, this package depends on the plugin; ordinary builds do not, so
+// they neither resolve nor fetch it.
+if Context.environment["MOLT_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

@@ -22,7 +22,8 @@ internal import Foundation
 /// `area.instant` (`swap.renamed`, `inplace.committed`); those of a migration's passes
 /// (`pass.copy`, `pass.relate`, `pass.validate`, `pass.alter`) are reached each time the pass
 /// reports progress (for the copy pass: after each source object), whether or not anyone
-/// listens. The README's "Crash tests" section lists every point.
+/// listens. The documentation's "Crash safety" article (`Sources/Molt/Molt.docc`) lists every
+/// point.
 public enum FaultPoint {
     /// Marks the instant `name`: kills the process here when `MOLT_FAULT_POINT` names it.
     @inline(__always)

@@ -66,7 +66,7 @@ public enum InferenceResult: Sendable {
 /// - a new non-optional attribute without a default, or an optional attribute becoming
 ///   non-optional without one; a new relationship that may not be empty (a non-optional
 ///   to-one, or a `minCount` above 0), or a relationship whose rule becomes stricter
-///   (``MoltModel/Relationship/isStricter(than:)``);
+///   (``/MoltModel/Relationship/isStricter(than:)``);
 /// - any other type change;
 /// - a relationship that now leads to an entity its old objects do not become;
 /// - one source entity feeding two destination entities; a concrete entity becoming abstract;

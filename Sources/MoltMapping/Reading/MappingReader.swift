@@ -6,8 +6,8 @@ internal import MoltXML
 ///
 /// Reading parses the XML safely (no network, no entities, no DTD), validates it against the
 /// schema (`mapping.xsd`), then reads the entity mappings: every expression and filter is
-/// parsed once. Problems are collected with file, line and column; ``read(contentsOf:)`` throws
-/// the first, ``readReportingAll(contentsOf:)`` returns them all (what `molt check-mapping`
+/// parsed once. Problems are collected with file, line and column; ``read(contentsOf:displayName:)`` throws
+/// the first, ``readReportingAll(contentsOf:displayName:)`` returns them all (what `molt check-mapping`
 /// shows). Checking the mapping against its models is ``MappingChecker``'s work.
 ///
 /// ```swift

@@ -21,7 +21,7 @@ public import MoltStore
 /// nil stores no value. Anything else (objects, collections, a number into a String, a number
 /// into a Date) is refused: convert it explicitly with `string()` or `date()`.
 public enum AttributeAssignment {
-    /// The value to store, or nil. Throws a ``MoltError`` naming what does not fit.
+    /// The value to store, or nil. Throws a ``/MoltCore/MoltError`` naming what does not fit.
     public static func convert(_ value: ExpressionValue, to attribute: Attribute) throws -> AttributeValue? {
         func refuse(_ detail: String = "") -> MoltError {
             MoltError(

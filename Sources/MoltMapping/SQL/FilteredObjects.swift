@@ -22,6 +22,15 @@ public final class FilteredObjects {
     public let side: ObjectReference.Store
 
     /// - Parameters:
+    ///   - store: the store to read.
+    ///   - entity: the entity whose objects are read.
+    ///   - filter: the predicate the objects must pass; nil reads every object.
+    ///   - variables: the values of the filter's `$` variables (a mapping's user info, say).
+    ///   - includingSubentities: whether objects of the entity's sub-entities are read too.
+    ///   - batchSize: objects read per query.
+    ///   - now: the time `now()` gives in the filter, read once.
+    ///   - resolver: what follows key paths through relationships; by default one over
+    ///     `store` alone.
     ///   - side: which of `resolver`'s two stores `store` is; `.destination` for queries of a
     ///     migration's new store (the resolver must then have it as its destination).
     public init(

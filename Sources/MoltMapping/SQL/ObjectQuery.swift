@@ -11,7 +11,7 @@ public import MoltStore
 /// What SQLite can check of the predicate is checked while reading the table, the rest on each
 /// object read (see ``FilteredObjects``); values given as variables are bound, never written
 /// into SQL. Objects are sorted by key paths (which may cross to-one relationships) with the
-/// comparison rules of predicates (``ValueComparison``): nil first when ascending, then by
+/// comparison rules of predicates (`ValueComparison`): nil first when ascending, then by
 /// primary key so the order is stable; without sort keys objects come in primary-key order.
 ///
 /// ```swift

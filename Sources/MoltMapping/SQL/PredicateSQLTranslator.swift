@@ -16,7 +16,7 @@ public struct FilterPlan: Sendable {
 }
 
 /// Translates a filter into SQL on the source entity's table, as far as it keeps the exact
-/// meaning of in-memory evaluation (see ``ValueComparison``).
+/// meaning of in-memory evaluation (see `ValueComparison`).
 ///
 /// The filter's top-level `AND` parts are translated one by one; the parts that cannot be go to
 /// ``FilterPlan/residual``. Translated: comparisons of a stored attribute of the entity with a

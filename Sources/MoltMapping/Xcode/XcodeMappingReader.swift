@@ -30,9 +30,9 @@ internal import MoltXML
 /// - The policy (`migrationpolicyclassname`) is kept whole (`App.MyPolicy`); like a policy in
 ///   a Molt file, it is looked up without the module prefix.
 /// - User info (`userinfodata`) becomes `<user-info>` entries; the source fetch
-///   (`sourceexpressiondata`) becomes the filter (see ``ArchivedSourceFetch``).
+///   (`sourceexpressiondata`) becomes the filter (see `ArchivedSourceFetch`).
 /// - A property mapping with a value expression (`valueexpressiondata`, see
-///   ``ArchivedExpressionDecoder``) becomes an explicit value; a constant nil is `nil` (no
+///   `ArchivedExpressionDecoder`) becomes an explicit value; a constant nil is `nil` (no
 ///   value). A property mapping without one is Xcode's default, which Xcode works out from
 ///   the models when it compiles the mapping: `$source.<name>` when the source entity has a
 ///   property of that name (none otherwise: an attribute keeps its model default, a
@@ -45,7 +45,7 @@ internal import MoltXML
 ///   destination. So a to-one that became a to-many under a new name is left to the policy,
 ///   as in Core Data.
 ///
-/// Every problem is a ``MoltError`` naming the file, line, entity mapping and property: XML
+/// Every problem is a ``/MoltCore/MoltError`` naming the file, line, entity mapping and property: XML
 /// that is not well-formed, a reference to an object that is not in the file, an archive
 /// class or function Molt does not understand. Unknown XML attributes are ignored (Xcode adds
 /// editor settings over time); unknown archive content is refused.

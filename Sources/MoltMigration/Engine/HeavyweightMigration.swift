@@ -12,18 +12,18 @@ internal import MoltStore
 /// 1. Leftovers of an interrupted migration are cleaned up (``StoreRecovery``).
 /// 2. The mapping is checked against both models; any error stops everything, as does a
 ///    policy no one registered.
-/// 3. The store is locked against other writers (``SourceLock``) and opened read-only with the
+/// 3. The store is locked against other writers (`SourceLock`) and opened read-only with the
 ///    source model (its entity hashes must match).
 /// 4. A new store is made beside it with the destination model, keeping the old store's UUID
 ///    and the app's own metadata keys.
-/// 5. Copy pass, relate pass, validate pass (see ``CopyPass``, ``RelatePass``, ``ValidatePass``),
+/// 5. Copy pass, relate pass, validate pass (see `CopyPass`, `RelatePass`, `ValidatePass`),
 ///    then each policy's `end`, then the uniqueness constraints (checked last, as Core Data
 ///    checks them when it saves, so an `end` that deletes duplicates comes first). A step
 ///    split into several mapping models (Core Data's "multiple passes") runs copy, relate, its
 ///    policies' `performCustomValidation` and `end` for each model in order, into the same new
 ///    store; the destination store is validated once, after the last.
 /// 6. The new store is finished (journal mode restored, synced, closed) and swapped in
-///    (``StoreSwap``); a dry run deletes it instead.
+///    (`StoreSwap`); a dry run deletes it instead.
 ///
 /// Any failure (a policy that throws, failed validation, cancellation, a full disk) removes the
 /// new store and leaves the old one untouched; the error carries Core Data's code (134110

@@ -49,7 +49,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         }
     }
 
-    /// Uses `mapping`, which must be the inferred one (``MappingInference``) or one like it:
+    /// Uses `mapping`, which must be the inferred one (``/MoltMapping/MappingInference``) or one like it:
     /// anything the in-place path cannot run goes through the heavyweight engine.
     public convenience init(
         store: URL, source: ObjectModel, destination: ObjectModel, mapping: MappingModel,

@@ -19,7 +19,7 @@ internal import MoltCore
 /// file is removed when the lock is released (a waiter that opened it before then notices, and
 /// tries again on the new one).
 ///
-/// SQLite's own locks still keep apps out (``SourceLock``); this lock keeps Molt runs apart for
+/// SQLite's own locks still keep apps out (`SourceLock`); this lock keeps Molt runs apart for
 /// the whole migration, including its swap, which SQLite's locks do not cover.
 ///
 /// ```swift

@@ -12,8 +12,8 @@ import MoltStore
 ///   the old store's log has data in it, in which case the new store is discarded and the old
 ///   one kept.
 /// - A new store (`Store.sqlite.molt-new`) without a swap record was not finished: it is
-///   removed, with its companions, the external-data files it added (``ExternalDataJournal``)
-///   and the backup name it may already have given the old store (``removeUnfinishedBackups(_:)``).
+///   removed, with its companions, the external-data files it added (`ExternalDataJournal`)
+///   and the backup name it may already have given the old store (`removeUnfinishedBackups(_:)`).
 /// - A finished swap removes the old store's external-data files the new store does not use.
 /// - Left-over dry runs and partial backup copies are removed.
 /// - A rollback journal left by a crash (an in-place migration's, or any other write's) is

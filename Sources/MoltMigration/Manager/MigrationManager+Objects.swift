@@ -9,7 +9,7 @@ internal import MoltStore
 /// relationships, and the keys the association table holds.
 extension MigrationManager {
     /// Inserts a destination object of `entity` with attribute values (converted as
-    /// ``AttributeAssignment`` describes; attributes not given take the model's default).
+    /// ``/MoltMapping/AttributeAssignment`` describes; attributes not given take the model's default).
     /// During the copy pass the object takes the source object's primary key when it is free,
     /// so a migration that maps objects one to one keeps every key.
     public func createDestinationObject(

@@ -19,7 +19,7 @@ public struct SourceObject {
     public var entity: String { stored.id.entity }
 
     /// The value of an attribute, or the related object(s) of a relationship as
-    /// ``ExpressionValue/object(_:)`` or ``ExpressionValue/collection(_:)``.
+    /// ``/MoltMapping/ExpressionValue/object(_:)`` or ``/MoltMapping/ExpressionValue/collection(_:)``.
     public func value(_ key: String) throws -> ExpressionValue {
         // A value read is the attribute's, as the resolver would answer from this object.
         if let value = stored.attributes[key] { return ExpressionValue(value) }

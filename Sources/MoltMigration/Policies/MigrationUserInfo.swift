@@ -4,7 +4,7 @@ internal import MoltCore
 /// policy hook and every pass of a migration, as Core Data's `NSMigrationManager.userInfo` is.
 /// Policies keep lookup tables here, such as one destination `Author` per name across
 /// mappings. (Each entity mapping's own user info, read-only, stays on the mapping:
-/// ``EntityMapping/userInfoDictionary``.)
+/// ``/MoltMapping/EntityMapping/userInfoDictionary``.)
 ///
 /// Values are `Sendable` Swift values, stored by key and read back with their type:
 ///

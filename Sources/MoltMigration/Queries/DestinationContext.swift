@@ -56,7 +56,7 @@ public struct DestinationContext {
     }
 
     /// Deletes an object, applying the model's delete rules (Core Data's `delete(_:)`; see
-    /// ``ObjectWriter/delete(_:)``): Cascade deletes related objects, Nullify clears the other
+    /// ``/MoltStore/ObjectWriter/delete(_:)``): Cascade deletes related objects, Nullify clears the other
     /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
     /// association table, so later hooks and relationship values no longer find them.
     public func delete(_ object: DestinationObject) throws {
@@ -72,7 +72,7 @@ public struct DestinationContext {
 
     /// The value of an attribute, the related object(s) of a relationship, or what a key path
     /// (`author.name`, `posts.@count`) reaches: Core Data's `value(forKey:)` / `value(forKeyPath:)`.
-    /// A to-one gives ``ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
+    /// A to-one gives ``/MoltMapping/ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
     public func value(forKey key: String, of object: DestinationObject) throws -> ExpressionValue {
         try manager.destinationValue(key, of: object)
     }

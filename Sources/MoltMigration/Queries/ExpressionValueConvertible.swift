@@ -2,7 +2,7 @@ public import Foundation
 public import MoltMapping
 internal import MoltStore
 
-/// A Swift value that stands for an ``ExpressionValue``: what predicate arguments, substitution
+/// A Swift value that stands for an ``/MoltMapping/ExpressionValue``: what predicate arguments, substitution
 /// variables and attribute values in policies may be given as, so a port of Core Data code can
 /// pass `userId`, `"Ann"` or a destination object as the original passed them.
 ///

@@ -1,7 +1,7 @@
 public import MoltMapping
 
 /// A fetch request's predicate, written as `NSPredicate(format:)` takes one, in Molt's predicate
-/// language (``ExpressionParser``): `%@` (or `%d`, `%f`…) for each value argument, `%K` for a
+/// language (``/MoltMapping/ExpressionParser``): `%@` (or `%d`, `%f`…) for each value argument, `%K` for a
 /// key path given as a string, `$name` for substitution variables.
 ///
 /// Arguments are bound as values, never written into the text or into SQL, so a name that

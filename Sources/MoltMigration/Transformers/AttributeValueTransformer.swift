@@ -45,13 +45,13 @@ public protocol AttributeValueTransformer: AnyObject {
 
     init()
 
-    /// The bytes to store for `value` (Core Data's `transformedValue:`). Throw a ``MoltError``
-    /// (Foundation's ``MoltError/Code-swift.struct/coderInvalidValue`` fits) for a value the
+    /// The bytes to store for `value` (Core Data's `transformedValue:`). Throw a ``/MoltCore/MoltError``
+    /// (Foundation's ``/MoltCore/MoltError/Code-swift.struct/coderInvalidValue`` fits) for a value the
     /// transformer cannot store.
     func transformedValue(_ value: TransformableValue) throws -> Data
 
     /// The value that stored `data` stands for (Core Data's `reverseTransformedValue:`). Throw a
-    /// ``MoltError`` (Foundation's ``MoltError/Code-swift.struct/coderReadCorrupt`` fits) for
+    /// ``/MoltCore/MoltError`` (Foundation's ``/MoltCore/MoltError/Code-swift.struct/coderReadCorrupt`` fits) for
     /// bytes the transformer cannot read.
     func reverseTransformedValue(_ data: Data) throws -> TransformableValue
 }

@@ -6,7 +6,7 @@ public import MoltCore
 /// transformer or one of ``aliases``.
 ///
 /// Stored bytes are an `NSKeyedArchiver` archive of Foundation property-list objects, read
-/// with ``TransformableValueDecoder`` and written with ``TransformableValueEncoder``: what
+/// with ``/MoltCore/TransformableValueDecoder`` and written with ``/MoltCore/TransformableValueEncoder``: what
 /// Core Data stores for a Swift `[String]`, `[Int64]` or `[String: Any]` attribute. Binary
 /// archives (what Core Data writes) and XML ones are read; binary ones are written.
 ///

@@ -6,7 +6,7 @@ extension MigrationManager {
     /// keyed-archive transformer for `NSSecureUnarchiveFromData` or none) and stored; nil
     /// stores NULL.
     ///
-    /// Throws a ``MoltError`` naming the object, entity and attribute when the attribute is
+    /// Throws a ``/MoltCore/MoltError`` naming the object, entity and attribute when the attribute is
     /// not a stored Transformable one, when its transformer is not compiled in, or when the
     /// transformer cannot store the value.
     ///

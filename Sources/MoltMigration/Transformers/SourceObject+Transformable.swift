@@ -5,7 +5,7 @@ extension SourceObject {
     /// names for it (the built-in keyed-archive transformer for `NSSecureUnarchiveFromData`
     /// or none); nil when the attribute is NULL.
     ///
-    /// Throws a ``MoltError`` naming the object, entity and attribute when the attribute is
+    /// Throws a ``/MoltCore/MoltError`` naming the object, entity and attribute when the attribute is
     /// not a stored Transformable one, when its transformer is not compiled in, or when the
     /// stored bytes cannot be read (an archive holding a class such as `UIColor`: Foundation's
     /// 4864).

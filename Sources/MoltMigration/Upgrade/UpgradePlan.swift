@@ -11,7 +11,7 @@ public import MoltModel
 /// ```
 public struct UpgradeStep: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
-        /// The mapping is inferred (``MappingInference``) and run by ``LightweightMigration``.
+        /// The mapping is inferred (``/MoltMapping/MappingInference``) and run by ``LightweightMigration``.
         case lightweight
         /// A mapping file's mapping, run by ``HeavyweightMigration``.
         case heavyweight

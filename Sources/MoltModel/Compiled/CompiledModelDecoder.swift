@@ -4,7 +4,7 @@ public import MoltCore
 /// Reads Core Data's compiled model: the keyed archive of an `NSManagedObjectModel` that a
 /// store keeps (deflated) in `Z_MODELCACHE`, and that a `.mom` file holds.
 ///
-/// The archive is read as data (``KeyedArchive``), never by instantiating classes. The classes
+/// The archive is read as data (``/MoltCore/KeyedArchive``), never by instantiating classes. The classes
 /// and keys read are listed in ``CompiledModelKeys``: the model's entities (with their parent,
 /// sub-entities, properties, user info, uniqueness constraints, fetch indexes, renaming
 /// identifiers and version hash modifiers), attributes (type, flags, default value, external

@@ -79,7 +79,7 @@ public enum VersionHasher {
 
     /// Every entity's version hash, by entity name.
     ///
-    /// - Throws: ``MoltError`` (``MoltError/Code-swift.struct/invalidModel``) when an entity's
+    /// - Throws: ``/MoltCore/MoltError`` (``/MoltCore/MoltError/Code-swift.struct/invalidModel``) when an entity's
     ///   parent is missing or the hierarchy has a cycle.
     public static func entityHashes(of model: ObjectModel) throws -> [String: Data] {
         var memo: [String: Data] = [:]

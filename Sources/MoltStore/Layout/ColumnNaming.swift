@@ -4,9 +4,10 @@
 /// `<TABLE>_<COLUMN>_INDEX` for a to-one column's index; join tables and their columns
 /// (`Z_1BOOKS(Z_1AUTHORS, Z_2BOOKS)` and the self-referential `Z_2BLOCKING(Z_2BLOCKEDBY,
 /// Z_2BLOCKING)`) with the reverse index `<TABLE>_<SECOND COLUMN>_INDEX`.
-/// Not checked, chosen by Molt and documented in the README: the suffix rule for clashing names
-/// (`ZTITLE`, `ZTITLE1`…, first come first named), order columns, the join table of a to-many
-/// relationship without an inverse, and fetch-index names.
+/// Not checked, chosen by Molt and documented in the "Reading Apple's files" article of
+/// `Sources/Molt/Molt.docc`: the suffix rule for clashing names (`ZTITLE`, `ZTITLE1`…, first
+/// come first named), order columns, the join table of a to-many relationship without an
+/// inverse, and fetch-index names.
 enum ColumnNaming {
     /// `Z` + the uppercased name: the table of an inheritance root, or a property's column.
     static func table(forRootEntity name: String) -> String {

@@ -14,7 +14,7 @@ public import MoltModel
 ///   sub-entities); a to-many whose inverse is a to-one is stored by that inverse; other
 ///   to-manys get a join table.
 ///
-/// See ``ColumnNaming`` for the names and which of them are checked against real stores.
+/// See `ColumnNaming` for the names and which of them are checked against real stores.
 public struct StoreLayout: Sendable {
     public let model: ObjectModel
     /// Every entity, in entity-number order.
@@ -26,7 +26,7 @@ public struct StoreLayout: Sendable {
     /// Each entity's number and its root's, by name (for lookups that need no more).
     private let numbersByName: [String: (number: Int, root: Int)]
 
-    /// Lays out `model`. Throws ``MoltError`` (``MoltError/Code-swift.struct/invalidModel``) when
+    /// Lays out `model`. Throws ``/MoltCore/MoltError`` (``/MoltCore/MoltError/Code-swift.struct/invalidModel``) when
     /// the model fails its consistency check.
     public init(model: ObjectModel) throws {
         try ModelChecker().validate(model)

@@ -18,7 +18,7 @@ internal import MoltSQLite
 /// }
 /// ```
 public struct EmbeddedModel: Sendable {
-    /// The name an embedded model carries (``ObjectModel/name``), in messages and reports.
+    /// The name an embedded model carries (``/MoltModel/ObjectModel/name``), in messages and reports.
     public static let versionName = "embedded model"
 
     /// The model, named ``versionName``.

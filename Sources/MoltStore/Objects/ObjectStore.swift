@@ -7,7 +7,7 @@ internal import MoltSQLite
 /// A store bound to the model it was made with: read objects, count them, write them.
 ///
 /// Binding checks the store's entity hashes against the model (Core Data's 134100 when they
-/// differ). Given a bundle of model versions, ``open(at:models:readOnly:logger:)`` finds the
+/// differ). Given a bundle of model versions, ``open(at:models:readOnly:snapshot:logger:)`` finds the
 /// version the store was made with.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public final class ObjectStore {
 
     /// Opens the store at `url` with the model (or the bundle version) it was made with. With
     /// `snapshot` (read-only), everything read comes from one read transaction: one consistent
-    /// version of the store while others commit (see ``SQLiteStore/init(at:readOnly:snapshot:logger:)``).
+    /// version of the store while others commit (see ``SQLiteStore/init(at:readOnly:snapshot:unchanging:logger:)``).
     public static func open(
         at url: URL, models: ModelSource, readOnly: Bool = true, snapshot: Bool = false, logger: Logger? = nil
     ) throws -> ObjectStore {

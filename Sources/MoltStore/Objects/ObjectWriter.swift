@@ -54,6 +54,7 @@ public final class ObjectWriter {
     /// Inserts an object of `entity` and returns its ID.
     ///
     /// - Parameters:
+    ///   - entity: the entity of the new object; it must not be abstract.
     ///   - attributes: values by attribute name; attributes not given are NULL, or take the
     ///     model's default value when `applyingDefaults` is true.
     ///   - primaryKey: the key to use (an error if it is taken); by default the next free one of
@@ -61,6 +62,8 @@ public final class ObjectWriter {
     ///   - preferredKey: a key to use when it is free in the hierarchy's table, else the next
     ///     free one. A migration passes the source object's key, so objects keep their keys
     ///     (and their URIs) whenever nothing else claimed them first.
+    ///   - applyingDefaults: whether attributes not given take the model's default value
+    ///     (true) or stay NULL.
     @discardableResult
     public func insert(
         _ entity: String, attributes: [String: AttributeValue] = [:], primaryKey: Int64? = nil,

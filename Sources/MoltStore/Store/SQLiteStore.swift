@@ -10,7 +10,7 @@ public import MoltSQLite
 ///
 /// Opening checks, in order, that the file exists, starts with SQLite's header, opens as a
 /// database, has Core Data's `Z_METADATA` and `Z_PRIMARYKEY` tables, and holds readable
-/// metadata; each failure is a ``MoltError`` that names the file. A read-only store is never
+/// metadata; each failure is a ``/MoltCore/MoltError`` that names the file. A read-only store is never
 /// written (except that a rollback journal left by a crash is rolled back first, as SQLite
 /// requires before anyone reads; see ``rollBackInterruptedWrite(at:logger:)``); rows that only
 /// live in its `-wal` file are read.
@@ -47,7 +47,7 @@ public final class SQLiteStore {
     /// Opens the store at `url`, read-only unless `readOnly` is false.
     ///
     /// A read-only store is read through SQLite's locks, so it never shows what another
-    /// connection has not committed (see ``readMode(of:)``). With `snapshot`, everything read
+    /// connection has not committed (see `readMode(of:)`). With `snapshot`, everything read
     /// through this store (its metadata, its objects) comes from one read transaction, begun
     /// before the first read and held until the connection closes: one consistent version of
     /// the store, even while another process commits.

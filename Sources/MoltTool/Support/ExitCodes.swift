@@ -1,6 +1,7 @@
 import Molt
 
-/// The exit codes `molt` documents (in `molt --help` and the README), after BSD's sysexits.
+/// The exit codes `molt` documents (in `molt --help` and the documentation's "The molt command"
+/// article), after BSD's sysexits.
 enum ExitCodes {
     static let success: Int32 = 0
     static let checkFailed: Int32 = 1
