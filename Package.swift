@@ -3,8 +3,9 @@
 // Molt: a Core Data-style heavyweight migration engine for SQLite object stores.
 //
 // Layers, lowest first (a target only imports the layers below it):
-//   CSQLite, CLibXML2      C system libraries, wrapped once each
-//   MoltCore               the error type, diagnostics, property lists
+//   CSQLite, CLibXML2,     C system libraries, wrapped once each
+//     CZlib
+//   MoltCore               the error type, diagnostics, property lists, raw DEFLATE (zlib)
 //   MoltXML, MoltSQLite    safe XML parsing; checked SQLite access
 //   MoltModel              object models, Xcode model files, version hashes
 //   MoltStore              Core Data's SQLite layout, metadata, objects, JSON
@@ -49,10 +50,17 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // MARK: Library layers
         .target(
             name: "MoltCore",
+            dependencies: ["CZlib"],
             swiftSettings: swiftSettings
         ),
         .target(

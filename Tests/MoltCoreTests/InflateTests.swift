@@ -5,7 +5,8 @@ import Testing
 
 /// Raw DEFLATE vectors were made once with Python's zlib (`zlib.compressobj(level,
 /// zlib.DEFLATED, -15, 9, strategy)`, raw, no header) and are kept here as hex; the damaged
-/// ones were written bit by bit, and zlib refuses each of them too.
+/// ones were written bit by bit. `Inflate` runs on zlib, so these check the bounds, the
+/// errors and the raw window around it rather than the decoding itself.
 @Suite("Inflate (raw DEFLATE)")
 struct InflateTests {
     static func hex(_ text: String) -> Data {
@@ -76,33 +77,38 @@ struct InflateTests {
         #expect(String(decoding: try Self.inflate("4b4c024100"), as: UTF8.self) == "ababab")
     }
 
-    @Test("truncated and damaged data give exact errors")
+    @Test("bytes after the final block are ignored")
+    func trailingBytes() throws {
+        #expect(String(decoding: try Self.inflate("cb48cdc9c90700ffff"), as: UTF8.self) == "hello")
+        #expect(try Self.inflate("030000000000").isEmpty)
+    }
+
+    @Test("truncated and damaged data give zlib's reason and how much was read")
     func damagedData() throws {
         let cases: [(String, String)] = [
-            ("", "the data ends in the middle of a block (at byte 0 of 0)"),
-            ("07", "a block has the reserved type 3 (at byte 0 of 1)"),
-            ("ffffffff", "a block has the reserved type 3 (at byte 0 of 4)"),
-            ("000000ffff", "the data ends in the middle of a block (at byte 5 of 5)"),
-            ("0105000000", "a stored block's length 5 does not match its check value 0 (at byte 5 of 5)"),
-            ("010500faff41", "a stored block of 5 bytes goes past the end of the data (at byte 6 of 6)"),
+            ("", "the data ends in the middle of a block (after reading 0 of 0 bytes)"),
+            ("07", "invalid block type (after reading 1 of 1 bytes)"),
+            ("ffffffff", "invalid block type (after reading 1 of 4 bytes)"),
+            ("000000ffff", "the data ends in the middle of a block (after reading 5 of 5 bytes)"),
+            ("0105000000", "invalid stored block lengths (after reading 5 of 5 bytes)"),
+            ("010500faff41", "the data ends in the middle of a block (after reading 6 of 6 bytes)"),
+            ("68656c6c6f20776f726c64", "invalid stored block lengths (after reading 5 of 11 bytes)"),
+            // A zlib stream (header 78 9c) is not raw DEFLATE: its header reads as a stored block.
+            ("789ccb48cdc9c90700062c0215", "invalid stored block lengths (after reading 5 of 13 bytes)"),
+            ("030200", "invalid distance too far back (after reading 2 of 3 bytes)"),
+            ("4b043e00", "invalid distance code (after reading 3 of 4 bytes)"),
+            ("1b0300", "invalid literal/length code (after reading 2 of 3 bytes)"),
+            ("fd0000", "too many length or distance symbols (after reading 3 of 3 bytes)"),
+            ("05e09324499224499200", "invalid code lengths set (after reading 10 of 10 bytes)"),
+            ("05000224", "invalid bit length repeat (after reading 4 of 4 bytes)"),
             (
-                "68656c6c6f20776f726c64",
-                "a stored block's length 27749 does not match its check value 28524 (at byte 5 of 11)"
-            ),
-            ("030200", "a copy reaches 1 bytes back, but only 0 were written (at byte 1 of 3)"),
-            ("4b043e00", "invalid distance symbol 30 (at byte 2 of 4)"),
-            ("1b0300", "invalid literal/length symbol 286 (at byte 1 of 3)"),
-            (
-                "fd0000",
-                "a dynamic block declares 288 literal/length and 1 distance codes (at most 286 and 30) (at byte 2 of 3)"
+                String(Self.dynamicVector.prefix(100)),
+                "the data ends in the middle of a block (after reading 50 of 50 bytes)"
             ),
             (
-                "05e09324499224499200",
-                "the code-length code is over-subscribed (more codes than bits allow) (at byte 9 of 10)"
+                String(Self.dynamicVector.dropLast(2)),
+                "the data ends in the middle of a block (after reading 209 of 209 bytes)"
             ),
-            ("05000224", "a dynamic block repeats a code length before giving one (at byte 3 of 4)"),
-            (String(Self.dynamicVector.prefix(100)), "the data ends in the middle of a code (at byte 50 of 50)"),
-            (String(Self.dynamicVector.dropLast(2)), "the data ends in the middle of a block (at byte 208 of 209)"),
         ]
         for (input, message) in cases {
             let error = try #require(Self.error(input), "\(input) must be refused")
@@ -116,12 +122,25 @@ struct InflateTests {
         let error = try #require(Self.error("4b4c1c05a360140c770000", limit: 100))
         #expect(
             error.message
-                == "test blob is not valid DEFLATE data: it inflates to more than the limit of 100 bytes (at byte 4 of 11)"
+                == "test blob is not valid DEFLATE data: it inflates to more than the limit of 100 bytes (after reading 4 of 11 bytes)"
         )
         #expect(try Self.inflate("4b4c1c05a360140c770000", limit: 1000).count == 1000)
         let stored = try #require(
             Self.error("011a00e5ff4d6f6c742073746f7265733a2073746f72656420626c6f636b2e", limit: 10))
         #expect(stored.message.contains("it inflates to more than the limit of 10 bytes"))
+        #expect(try Self.inflate("0300", limit: 0).isEmpty)
+        let none = try #require(Self.error("cb48cdc9c90700", limit: 0))
+        #expect(none.message.contains("it inflates to more than the limit of 0 bytes"))
+    }
+
+    @Test("output of several chunks, up to the limit exactly and one byte past it")
+    func severalChunks() throws {
+        // 200,000 zero bytes, compressed to 211.
+        let zeros = "edc13101000000c2a0f54f6d067fa0" + String(repeating: "00", count: 193) + "80d700"
+        #expect(try Self.inflate(zeros) == Data(count: 200_000))
+        #expect(try Self.inflate(zeros, limit: 200_000).count == 200_000)
+        let error = try #require(Self.error(zeros, limit: 199_999))
+        #expect(error.message.contains("it inflates to more than the limit of 199999 bytes"))
     }
 
     @Test("random bytes never crash: each input inflates or gives a DEFLATE error naming the blob")

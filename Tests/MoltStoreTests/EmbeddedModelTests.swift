@@ -83,7 +83,7 @@ struct EmbeddedModelTests {
         #expect(garbage.code == .propertyListReadCorrupt)
         #expect(
             garbage.description
-                == "\(url.path): <Z_MODELCACHE>: the model cache is not valid DEFLATE data: a block has the reserved type 3 (at byte 0 of 3)"
+                == "\(url.path): <Z_MODELCACHE>: the model cache is not valid DEFLATE data: invalid block type (after reading 1 of 3 bytes)"
         )
         try ModelCacheSupport.setModelCache([ModelCacheSupport.storedDeflate(Data("not a plist".utf8))], in: url)
         let notArchive = try #require(throws: MoltError.self) { try SQLiteStore(at: url).embeddedModel() }

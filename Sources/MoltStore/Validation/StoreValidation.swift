@@ -5,7 +5,7 @@ import MoltSQLite
 
 /// Checks every object of a store against its model's rules and collects what fails: the
 /// object checks of a migration's validate pass, shared by heavyweight and in-place
-/// migrations. It reads only the store (the rules are in ``StoreValidation+Rules.swift``).
+/// migrations. It reads only the store (the rules are in `StoreValidation+Rules.swift`).
 ///
 /// Rules: non-optional attributes and to-one relationships have a value; a to-many
 /// relationship holds `minCount` to `maxCount` objects, or none when it is optional or its
