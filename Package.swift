@@ -13,7 +13,8 @@
 //   MoltMigration          the heavyweight migration engine, policies, the file swap
 //   Molt                   the public umbrella library
 //   MoltPolicies           user entity-migration policies (Policies/)
-//   MoltTool               the command-line tool, `molt`
+//   MoltCommandLine        the whole command line as a library (an app builds its own `molt`)
+//   MoltTool               `molt`: the command line with the policies in Policies/
 //   MoltFuzzTargets        the readers of untrusted input as fuzz targets (Fuzz/, tests)
 import PackageDescription
 
@@ -28,6 +29,10 @@ let package = Package(
     products: [
         .library(name: "Molt", targets: ["Molt"]),
         .executable(name: "molt", targets: ["MoltTool"]),
+        // The command line as a library, and the plugin that lists a target's policies: an
+        // app's package builds its own `molt` with its policies (Examples/LibraryApp).
+        .library(name: "MoltCommandLine", targets: ["MoltCommandLine"]),
+        .plugin(name: "PolicyListPlugin", targets: ["PolicyListPlugin"]),
         // The readers of untrusted input as fuzz targets, for the libFuzzer package in Fuzz/.
         .library(name: "MoltFuzzTargets", targets: ["MoltFuzzTargets"]),
     ],
@@ -145,13 +150,18 @@ let package = Package(
         ),
 
         // MARK: Command-line tool
-        .executableTarget(
-            name: "MoltTool",
+        .target(
+            name: "MoltCommandLine",
             dependencies: [
-                "Molt", "MoltPolicies",
+                "Molt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MoltTool",
+            dependencies: ["MoltCommandLine", "MoltPolicies"],
             swiftSettings: swiftSettings
         ),
 
@@ -221,10 +231,10 @@ let package = Package(
 // plugin tools would fail the same way): the fuzz targets need only the library layers.
 if Context.environment["MOLT_FUZZ_BUILD"] != nil {
     let executablesAndTests: Set<String> = [
-        "MoltPolicies", "PolicyListGenerator", "PolicyListPlugin", "MoltTool", "MoltTestSupport",
+        "MoltPolicies", "PolicyListGenerator", "PolicyListPlugin", "MoltCommandLine", "MoltTool", "MoltTestSupport",
     ]
     package.targets.removeAll { executablesAndTests.contains($0.name) || $0.type == .test }
-    package.products.removeAll { $0.name == "molt" }
+    package.products.removeAll { ["molt", "MoltCommandLine", "PolicyListPlugin"].contains($0.name) }
     package.dependencies.removeAll {
         if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("swift-argument-parser") }
         return false

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Molt
-import MoltPolicies
 
 #if canImport(Glibc)
     import Glibc
@@ -92,23 +91,11 @@ struct Upgrade: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        CompiledPolicies.register()
         try global.run {
             let url = URL(fileURLWithPath: store)
-            let folder = URL(fileURLWithPath: mappings)
-            let orderFile = folder.appendingPathComponent(VersionOrder.fileName)
-            let order: VersionOrder
-            if FileManager.default.fileExists(atPath: orderFile.path) {
-                order = try VersionOrder.read(contentsOf: orderFile)
-                if orderByName { Output.note("\(orderFile.path) gives the version order; --order-by-name is ignored") }
-            } else {
-                order = orderByName ? .byName : .automatic
-            }
-            let versions = try UpgradeVersions(contentsOf: URL(fileURLWithPath: models))
-            var files = try UpgradeMappingFile.readFolder(folder, logger: logger)
-            if FileManager.default.fileExists(atPath: orderFile.path) {
-                files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
-            }
+            let inputs = try UpgradeInputs(
+                models: models, mappings: mappings, orderByName: orderByName, logger: logger)
+            let (versions, files, order) = (inputs.versions, inputs.mappingFiles, inputs.order)
             if plan {
                 // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
                 let upgrade = StoreUpgrade(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Molt
-import MoltPolicies
 
 struct CheckMapping: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,7 +51,7 @@ struct CheckMapping: ParsableCommand {
                 var diagnostics = readProblems
                 if let model {
                     let (source, destination) = try models.models(for: model)
-                    diagnostics += MappingChecker(knownPolicies: Set(CompiledPolicies.names)).check(
+                    diagnostics += MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
                         model, source: source, destination: destination)
                 }
                 if mappings.count > 1 {

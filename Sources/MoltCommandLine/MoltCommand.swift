@@ -1,9 +1,7 @@
 import ArgumentParser
 import Molt
-import MoltPolicies
 
-/// `molt`: the command-line tool.
-@main
+/// `molt`: the command-line tool, with the policies and transformers its build registered.
 struct MoltCommand: ParsableCommand {
     static let version = "0.1.0"
 
@@ -32,9 +30,10 @@ struct MoltCommand: ParsableCommand {
               130 the migration was cancelled (Ctrl-C); the store is unchanged
             """,
         version:
-            "molt \(version) (policies compiled in: \(list(CompiledPolicies.names)); value transformers compiled in: \(list(CompiledPolicies.transformerNames)))",
+            "molt \(version) (policies compiled in: \(list(PolicyRegistry.names)); value transformers compiled in: \(list(ValueTransformerRegistry.names)))",
         subcommands: [
-            Migrate.self, Upgrade.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self, Hash.self,
+            Migrate.self, Upgrade.self, Verify.self, Recover.self, Infer.self, Inspect.self, Create.self, Dump.self,
+            Hash.self,
             CheckModel.self, CheckMapping.self, StampMapping.self, ConvertMapping.self, ExtractModel.self,
         ]
     )

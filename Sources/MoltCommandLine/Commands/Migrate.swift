@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import Molt
-import MoltPolicies
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,7 +64,6 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        CompiledPolicies.register()
         try global.run { try migrate(logger: logger) }
     }
 

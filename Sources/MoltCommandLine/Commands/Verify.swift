@@ -1,0 +1,178 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Molt
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that stores of every shipped version upgrade to the current one and hold what they should.",
+        discussion: """
+            Each store found under the paths given (files ending in .sqlite or .store, in any \
+            folder, at any version: the version is found by the store's hashes) and each JSON \
+            seed (Molt's object format, as `molt dump --json` writes it) in a folder named after \
+            the model version it belongs to is checked: a private copy (or a store made from the \
+            seed) is upgraded as `molt upgrade` would, to the models' current version or --to, \
+            with the mapping files and versions.txt of --mappings and the policies compiled into \
+            this molt; the result is validated against the destination model; and when \
+            NAME.expected.json sits beside the store or seed, `molt dump --json` of the result \
+            must be the same (a readable difference is printed when it is not). The stores and \
+            seeds given are only read.
+
+            Stores are checked in parallel (--jobs, default: the machine's cores); each check \
+            streams its store, so memory grows with the jobs, not with the stores. The report is \
+            a table (with a progress bar on a terminal), or JSON with --json; --junit FILE also \
+            writes JUnit XML, one test case per store, as CI systems read it.
+
+            Exit codes: 0 every store passed; 1 a store failed (the others are still checked); \
+            64 bad usage; 65 a seed outside a version's folder, or models or mapping files that \
+            cannot be read; 66 a path given does not exist.
+            """)
+
+    @Argument(help: "Folders (searched recursively) or files of stores and seeds.")
+    var paths: [String]
+
+    @Option(help: "The model versions: a .xcdatamodeld bundle or a folder of .xcdatamodel versions.")
+    var models: String
+
+    @Option(help: "The folder of mapping files (*.xml, *.xcmappingmodel), and optionally versions.txt.")
+    var mappings: String
+
+    @Option(help: "The destination version (default: the bundle's current version).")
+    var to: String?
+
+    @Flag(
+        name: .customLong("order-by-name"),
+        help: "Order versions by name, numbers read as numbers (used only when there is no versions.txt).")
+    var orderByName = false
+
+    @Option(help: "Stores checked at once (default: the machine's cores).")
+    var jobs: Int?
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write the report as JUnit XML to FILE.", valueName: "file"))
+    var junit: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of stores, 1 or more") }
+    }
+
+    func run() throws {
+        let logger = global.bootstrap()
+        try global.run {
+            let inputs = try UpgradeInputs(models: models, mappings: mappings, orderByName: orderByName, logger: logger)
+            let destination = to ?? inputs.versions.currentVersionName ?? inputs.versions.schemas.last?.name ?? "?"
+            if let to, inputs.versions.schema(named: to) == nil {
+                throw MoltError(
+                    .missingSourceModel, "there is no model version \"\(to)\"",
+                    recovery: "Versions: \(inputs.versions.allNames.joined(separator: ", ")).")
+            }
+            let fixtures = try VerifyFixture.find(in: paths, versions: inputs.versions)
+            guard !fixtures.isEmpty else {
+                throw MoltError(
+                    .fileReadNoSuchFile,
+                    "no store (.sqlite, .store) or seed (VERSION/NAME.json) under \(paths.joined(separator: ", "))")
+            }
+            let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "molt-verify-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            let check = VerifyCheck(inputs: inputs, destination: to, workFolder: work, logger: logger)
+            let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, fixtures.count)
+            let started = Date()
+            let bar = VerifyProgress(total: fixtures.count)
+            let results = VerifyRunner.run(fixtures, jobs: jobs) { fixture in
+                let result = check.run(fixture)
+                bar.done()
+                return result
+            }
+            bar.finish()
+            let report = VerifyReport(
+                destination: destination, results: results, seconds: Date().timeIntervalSince(started), jobs: jobs)
+            if let junit {
+                do {
+                    try report.junit.write(toFile: junit, atomically: true, encoding: .utf8)
+                } catch {
+                    throw MoltError(
+                        .fileWriteUnknown, "the JUnit report cannot be written: \(error)",
+                        location: SourceLocation(file: junit))
+                }
+            }
+            if json {
+                try Output.json(report)
+            } else {
+                report.lines.forEach { Output.line($0) }
+            }
+            if !report.passed { throw ExitCode(ExitCodes.checkFailed) }
+        }
+    }
+}
+
+/// Runs checks on a fixed number of threads, each taking the next fixture; results in the
+/// fixtures' order.
+enum VerifyRunner {
+    static func run(
+        _ fixtures: [VerifyFixture], jobs: Int, _ check: @escaping @Sendable (VerifyFixture) -> VerifyResult
+    ) -> [VerifyResult] {
+        final class Shared: @unchecked Sendable {
+            let lock = NSLock()
+            var next = 0
+            var results: [VerifyResult?]
+            init(count: Int) { results = Array(repeating: nil, count: count) }
+        }
+        let shared = Shared(count: fixtures.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
+            while true {
+                shared.lock.lock()
+                let index = shared.next
+                shared.next += 1
+                shared.lock.unlock()
+                guard index < fixtures.count else { return }
+                let result = check(fixtures[index])
+                shared.lock.lock()
+                shared.results[index] = result
+                shared.lock.unlock()
+            }
+        }
+        return shared.results.compactMap { $0 }
+    }
+}
+
+/// A bar on standard error, when it is a terminal: stores checked of all.
+final class VerifyProgress: @unchecked Sendable {
+    private let total: Int
+    private var completed = 0
+    private let lock = NSLock()
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func done() {
+        lock.lock()
+        defer { lock.unlock() }
+        completed += 1
+        guard isTerminal else { return }
+        let width = 30
+        let filled = completed * width / max(1, total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(completed)/\(total) stores checked".utf8))
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if isTerminal, completed > 0 {
+            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 60) + "\r").utf8))
+        }
+    }
+}

@@ -1,0 +1,30 @@
+internal import Foundation
+public import Molt
+
+/// The whole `molt` command line as a library, so that an app's package builds its own `molt`
+/// with its own entity-migration policies and value transformers compiled in:
+///
+/// ```swift
+/// // Sources/app-molt/main.swift, in a target that depends on MoltCommandLine and on the
+/// // target holding the app's policies (built with the PolicyListPlugin).
+/// import MoltCommandLine
+/// import AppPolicies
+///
+/// MoltCommandLine.main(policies: CompiledPolicies.all, transformers: CompiledPolicies.transformers)
+/// ```
+///
+/// Every subcommand of `molt` is there (`migrate`, `upgrade`, `verify`, …); a mapping file
+/// names a policy by its type name, as with Molt's own `molt`.
+public enum MoltCommandLine {
+    /// Registers `policies` and `transformers`, runs the command line `arguments` (by default
+    /// the process's), and exits with the command's exit code.
+    public static func main(
+        policies: [any EntityMigrationPolicy.Type], transformers: [any AttributeValueTransformer.Type] = [],
+        arguments: [String]? = nil
+    ) -> Never {
+        PolicyRegistry.register(policies)
+        ValueTransformerRegistry.register(transformers)
+        MoltCommand.main(arguments)
+        exit(0)
+    }
+}

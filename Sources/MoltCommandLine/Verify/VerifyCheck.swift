@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import Molt
+import MoltSQLite
+
+/// Checks one fixture: a private copy of the store (or a store made from the seed) is upgraded
+/// to the destination, the result is validated against the destination model, and its
+/// `molt dump --json` is compared with `NAME.expected.json` when there is one. The fixture
+/// itself is only read.
+struct VerifyCheck: Sendable {
+    let inputs: UpgradeInputs
+    /// The destination version; nil for the models' current one.
+    let destination: String?
+    /// Where each check makes its private folder.
+    let workFolder: URL
+    let logger: Logger
+
+    func run(_ fixture: VerifyFixture) -> VerifyResult {
+        let started = Date()
+        var result = VerifyResult(name: fixture.name)
+        let folder = workFolder.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let store = folder.appendingPathComponent("Store.sqlite")
+            do {
+                try make(fixture, at: store, result: &result)
+            } catch let error as MoltError {
+                result.failure = Self.failure(error, kind: error.code == .missingSourceModel ? .unknownVersion : .input)
+                throw Stop()
+            }
+            try upgradeAndCheck(store, fixture: fixture, result: &result)
+        } catch is Stop {
+            // The failure is recorded.
+        } catch let error as MoltError {
+            let kind: VerifyResult.FailureKind =
+                error.code == .missingSourceModel
+                ? .unknownVersion : Self.isValidation(error) ? .validation : .migration
+            result.failure = result.failure ?? Self.failure(error, kind: kind)
+        } catch {
+            result.failure = .init(kind: .migration, code: nil, message: "\(error)", difference: nil)
+        }
+        // Errors name the private copy: name the fixture instead.
+        let copy = folder.appendingPathComponent("Store.sqlite").path
+        if var failure = result.failure {
+            failure.message = failure.message.replacingOccurrences(of: copy, with: fixture.url.path)
+            result.failure = failure
+        }
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    /// Copies the store (a consistent copy of its last commit, its log included, without
+    /// writing to it), or makes one from the seed with its version's model.
+    private func make(_ fixture: VerifyFixture, at store: URL, result: inout VerifyResult) throws {
+        switch fixture.source {
+        case .store(let url):
+            let source = try SQLiteConnection(path: url.path, mode: .readOnly, logger: logger)
+            defer { source.close() }
+            do {
+                try source.run("VACUUM INTO ?", [.text(store.path)])
+            } catch {
+                throw MoltError(
+                    .fileReadCorruptFile, "the store cannot be copied: \(error)",
+                    location: SourceLocation(file: url.path),
+                    underlying: DescribedError(error))
+            }
+            let support = CompanionFiles.supportFolder(of: url)
+            if FileManager.default.fileExists(atPath: support.path) {
+                try FileManager.default.copyItem(at: support, to: CompanionFiles.supportFolder(of: store))
+            }
+        case .seed(let url, let version):
+            guard let schema = inputs.versions.schema(named: version) else {
+                throw MoltError(
+                    .missingSourceModel, "no version is named \"\(version)\"", location: SourceLocation(file: url.path))
+            }
+            result.from = version
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw FileErrors.readFailed(url.path, underlying: error)
+            }
+            _ = try ObjectStore.create(at: store, model: schema.model(preferring: version)) { writer in
+                _ = try ObjectsJSONImporter().importObjects(from: data, file: fixture.name, into: writer)
+            }
+        }
+    }
+
+    private func upgradeAndCheck(_ store: URL, fixture: VerifyFixture, result: inout VerifyResult) throws {
+        let upgrade = StoreUpgrade(
+            store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles, order: inputs.order,
+            to: destination, context: RunContext(logger: logger))
+        let report = try upgrade.run()
+        result.from = report.storeVersion
+        result.to = report.destination
+        result.steps = report.steps.count
+        guard let target = inputs.versions.schema(named: report.destination) else { return }
+        let upgraded = try ObjectStore(
+            store: SQLiteStore(at: store, readOnly: true, logger: logger),
+            model: target.model(preferring: report.destination))
+        // A store already at the destination ran no step, so nothing validated it yet.
+        var validation = StoreValidation(store: upgraded, batchSize: 500)
+        try validation.checkObjects(checkCancelled: {}, progress: { _, _ in })
+        if let error = validation.error(recovery: "Fix the mapping files or policies that made these objects.") {
+            result.failure = Self.failure(error, kind: .validation)
+            return
+        }
+        guard let expected = fixture.expected else { return }
+        result.comparedDump = true
+        let wanted: String
+        do {
+            wanted = try String(contentsOf: expected, encoding: .utf8)
+        } catch {
+            throw FileErrors.readFailed(expected.path, underlying: error)
+        }
+        let got = try ObjectsJSONExporter().exportString(upgraded)
+        if Self.trimmed(got) != Self.trimmed(wanted) {
+            result.failure = .init(
+                kind: .expected, code: nil,
+                message: "molt dump --json of the upgraded store differs from \(expected.lastPathComponent)",
+                difference: "--- \(expected.lastPathComponent)\n+++ the upgraded store\n"
+                    + LineDifference(expected: wanted, actual: got).text)
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .newlines)
+    }
+
+    /// Ends a check whose failure is already recorded.
+    private struct Stop: Error {}
+
+    private static func isValidation(_ error: MoltError) -> Bool {
+        (1550...1680).contains(error.code.rawValue)
+    }
+
+    private static func failure(_ error: MoltError, kind: VerifyResult.FailureKind) -> VerifyResult.Failure {
+        .init(kind: kind, code: error.code.rawValue, message: error.description, difference: nil)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Molt
+
+/// What `molt verify` found for one store. Encoded as it is for `--json` (stable keys).
+struct VerifyResult: Sendable, Encodable {
+    /// Why a store failed.
+    enum FailureKind: String, Sendable, Encodable {
+        /// The store or seed could not be read or made into a store.
+        case input
+        /// No version given matches the store (Core Data's 134130).
+        case unknownVersion
+        /// The upgrade failed: a policy threw, a step had no mapping, a store newer than the
+        /// destination, validation in a step.
+        case migration
+        /// The upgraded store breaks the destination model's rules.
+        case validation
+        /// `molt dump --json` of the upgraded store differs from `NAME.expected.json`.
+        case expected
+    }
+
+    struct Failure: Sendable, Encodable {
+        let kind: FailureKind
+        /// Core Data's code, for an error that has one.
+        let code: Int?
+        var message: String
+        /// For `expected`: the lines that differ, with a few around them.
+        let difference: String?
+    }
+
+    /// The store as `molt verify` names it (its path as found under the folder given).
+    let name: String
+    /// The version the store or seed was at, when known.
+    var from: String?
+    /// The version it was upgraded to, when it got there.
+    var to: String?
+    /// The upgrade's steps.
+    var steps = 0
+    /// Whether an expected dump was compared.
+    var comparedDump = false
+    var seconds = 0.0
+    var failure: Failure?
+
+    var passed: Bool { failure == nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, from, to, steps, comparedDump, seconds, passed, failure
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(from, forKey: .from)
+        try container.encodeIfPresent(to, forKey: .to)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(comparedDump, forKey: .comparedDump)
+        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(passed, forKey: .passed)
+        try container.encodeIfPresent(failure, forKey: .failure)
+    }
+}
