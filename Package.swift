@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltCLITests",
-            dependencies: ["MoltTool", "MoltTestSupport", "MoltSQLite"],
+            dependencies: ["MoltTool", "MoltCommandLine", "MoltTestSupport", "MoltSQLite"],
             swiftSettings: swiftSettings
         ),
     ]

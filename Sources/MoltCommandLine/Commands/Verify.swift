@@ -29,8 +29,9 @@ struct Verify: ParsableCommand {
             writes JUnit XML, one test case per store, as CI systems read it.
 
             Exit codes: 0 every store passed; 1 a store failed (the others are still checked); \
-            64 bad usage; 65 a seed outside a version's folder, or models or mapping files that \
-            cannot be read; 66 a path given does not exist.
+            3 a seed in a folder named after no version, or --to naming none; 64 bad usage; 65 \
+            models or mapping files that cannot be read; 66 a path given does not exist, or \
+            holds no store or seed.
             """)
 
     @Argument(help: "Folders (searched recursively) or files of stores and seeds.")
