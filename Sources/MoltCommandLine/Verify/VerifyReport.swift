@@ -26,6 +26,10 @@ struct VerifyReport: Encodable {
         try container.encode(results, forKey: .results)
     }
 
+    private var timing: String {
+        "\(String(format: "%.2f", seconds)) s, \(jobs) job\(jobs == 1 ? "" : "s")"
+    }
+
     /// The table and each failure in detail.
     var lines: [String] {
         var lines = Output.table(
@@ -48,8 +52,8 @@ struct VerifyReport: Encodable {
         lines.append("")
         lines.append(
             passed
-                ? "All \(results.count) stores upgrade to \(destination) and pass (\(String(format: "%.2f", seconds)) s, \(jobs) jobs)."
-                : "\(failed) of \(results.count) stores failed (\(String(format: "%.2f", seconds)) s, \(jobs) jobs).")
+                ? "All \(results.count) stores upgrade to \(destination) and pass (\(timing))."
+                : "\(failed) of \(results.count) stores failed (\(timing)).")
         return lines
     }
 

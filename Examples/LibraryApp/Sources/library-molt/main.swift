@@ -1,0 +1,5 @@
+// The app's own `molt`: every command of Molt's, with the app's policies compiled in.
+import LibraryPolicies
+import MoltCommandLine
+
+MoltCommandLine.main(policies: CompiledPolicies.all, transformers: CompiledPolicies.transformers)
