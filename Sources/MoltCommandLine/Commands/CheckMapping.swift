@@ -35,10 +35,14 @@ struct CheckMapping: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     func run() throws {
         _ = global.bootstrap()
         var failed = false
-        try global.run {
+        try global.run(json: json) {
+            var all: [Diagnostic] = []
             let read = try mappings.map { mapping in
                 try MappingFile.readReportingAll(contentsOf: URL(fileURLWithPath: mapping), displayName: mapping)
             }
@@ -60,7 +64,16 @@ struct CheckMapping: ParsableCommand {
                             && diagnostic.entity.map(readByAPass.contains) == true
                     }
                 }
-                if Output.diagnostics(diagnostics, quiet: quiet, checked: mapping) { failed = true }
+                if json {
+                    all += diagnostics
+                } else if Output.diagnostics(diagnostics, quiet: quiet, checked: mapping) {
+                    failed = true
+                }
+            }
+            if json {
+                let report = CheckJSON(checked: mappings, diagnostics: all)
+                try Output.json(report)
+                failed = !report.passed
             }
         }
         if failed { throw ExitCode(ExitCodes.checkFailed) }

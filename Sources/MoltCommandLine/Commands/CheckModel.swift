@@ -22,14 +22,23 @@ struct CheckModel: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     func run() throws {
         _ = global.bootstrap()
         var failed = false
-        try global.run {
+        try global.run(json: json) {
             let models = try ModelArguments.allModels(model)
             let diagnostics = models.flatMap { ModelChecker().check($0) }
             let versions = models.count == 1 ? "1 model" : "\(models.count) model versions"
-            failed = Output.diagnostics(diagnostics, quiet: quiet, checked: versions)
+            if json {
+                let report = CheckJSON(checked: [model], diagnostics: diagnostics)
+                try Output.json(report)
+                failed = !report.passed
+            } else {
+                failed = Output.diagnostics(diagnostics, quiet: quiet, checked: versions)
+            }
         }
         if failed { throw ExitCode(ExitCodes.checkFailed) }
     }

@@ -22,6 +22,9 @@ struct Infer: ParsableCommand {
     @Flag(name: .customLong("each-version"), help: "Infer every pair of consecutive versions of the --from bundle.")
     var eachVersion = false
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -33,7 +36,7 @@ struct Infer: ParsableCommand {
     func run() throws {
         _ = global.bootstrap()
         var impossible = false
-        try global.run {
+        try global.run(json: json) {
             if eachVersion {
                 impossible = try summarize()
                 return
@@ -41,7 +44,21 @@ struct Infer: ParsableCommand {
             let source = try sourceModel()
             let destination = try ModelPairOptions.model(
                 models.to, version: models.toVersion, side: "destination", useCurrent: true)
-            switch MappingInference.infer(from: source, to: destination) {
+            let result = MappingInference.infer(from: source, to: destination)
+            if json {
+                var text: String?
+                if case .inferred(let mapping) = result {
+                    text = MappingWriter().text(of: mapping)
+                    if let output { try MappingWriter().write(mapping, to: URL(fileURLWithPath: output)) }
+                }
+                let pair = InferenceJSON.Pair(
+                    from: source.name, to: destination.name, inferred: result.mapping != nil,
+                    reasons: result.reasons.map(\.description), mapping: text, file: text == nil ? nil : output)
+                try Output.json(InferenceJSON(pairs: [pair]))
+                impossible = !pair.inferred
+                return
+            }
+            switch result {
             case .inferred(let mapping):
                 if let output {
                     try MappingWriter().write(mapping, to: URL(fileURLWithPath: output))
@@ -82,6 +99,17 @@ struct Infer: ParsableCommand {
         }
         let versions = try bundle.allModels()
         var failures = 0
+        if json {
+            let pairs = zip(versions, versions.dropFirst()).map { old, new in
+                let result = MappingInference.infer(from: old, to: new)
+                return InferenceJSON.Pair(
+                    from: old.name, to: new.name, inferred: result.mapping != nil,
+                    reasons: result.reasons.map(\.description), mapping: nil, file: nil)
+            }
+            let report = InferenceJSON(pairs: pairs)
+            try Output.json(report)
+            return !report.inferred
+        }
         for (old, new) in zip(versions, versions.dropFirst()) {
             switch MappingInference.infer(from: old, to: new) {
             case .inferred:

@@ -64,7 +64,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run { try migrate(logger: logger) }
+        try global.run(json: runOptions.json) { try migrate(logger: logger) }
     }
 
     private func migrate(logger: Logger) throws {
@@ -95,6 +95,12 @@ struct Migrate: ParsableCommand {
         if try SQLiteStore(at: url, logger: context.logger).metadata.entityVersionHashes
             == destination.entityVersionHashes()
         {
+            if runOptions.json {
+                var report = MigrationReport()
+                report.alreadyMigrated = true
+                try Output.json(MigrationJSON(report, from: destination.name, to: destination.name))
+                return
+            }
             Output.line(
                 "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
             )
@@ -110,7 +116,11 @@ struct Migrate: ParsableCommand {
                 store: url, source: source, destination: destination, mappings: passes,
                 options: runOptions.migrationOptions, context: context)
         let report = try migration.run()
-        print(report: report, source: source, destination: destination)
+        if runOptions.json {
+            try Output.json(MigrationJSON(report, from: source.name, to: destination.name))
+        } else {
+            print(report: report, source: source, destination: destination)
+        }
     }
 
     /// The first pass's mapping (nil without any), once every pass is checked to go between

@@ -91,7 +91,7 @@ struct Upgrade: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: runOptions.json) {
             let url = URL(fileURLWithPath: store)
             let inputs = try UpgradeInputs(
                 models: models, mappings: mappings, orderByName: orderByName, logger: logger)
@@ -102,7 +102,12 @@ struct Upgrade: ParsableCommand {
                     store: url, versions: versions, mappingFiles: files, order: order, to: to,
                     options: runOptions.migrationOptions, context: RunContext(logger: logger))
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
-                try upgrade.plan().lines.forEach { Output.line($0) }
+                let planned = try upgrade.plan()
+                if runOptions.json {
+                    try Output.json(PlanJSON(planned))
+                } else {
+                    planned.lines.forEach { Output.line($0) }
+                }
                 return
             }
             // The lock first: the upgrade plans from the store as it is once no other migration
@@ -119,7 +124,7 @@ struct Upgrade: ParsableCommand {
 
     func perform(_ upgrade: StoreUpgrade, waited: Bool) throws {
         let display = ProgressDisplay(lines: runOptions.progress)
-        let printer = StepPrinter(display: display)
+        let printer = StepPrinter(display: display, printsSteps: !runOptions.json)
         upgrade.progress = { printer.show($0) }
         let report: UpgradeReport
         do {
@@ -129,7 +134,11 @@ struct Upgrade: ParsableCommand {
             display.finish()
             throw error
         }
-        summarize(report, waited: waited)
+        if runOptions.json {
+            try Output.json(UpgradeJSON(report))
+        } else {
+            summarize(report, waited: waited)
+        }
     }
 
     func summarize(_ report: UpgradeReport, waited: Bool) {
@@ -181,11 +190,14 @@ struct Upgrade: ParsableCommand {
 /// the progress display (standard error).
 final class StepPrinter: @unchecked Sendable {
     let display: ProgressDisplay
+    /// Whether steps are announced on standard output (not when it carries JSON).
+    let printsSteps: Bool
     private let lock = NSLock()
     private var lastPercent = -1
 
-    init(display: ProgressDisplay) {
+    init(display: ProgressDisplay, printsSteps: Bool = true) {
         self.display = display
+        self.printsSteps = printsSteps
     }
 
     func show(_ progress: UpgradeProgress) {
@@ -215,6 +227,7 @@ final class StepPrinter: @unchecked Sendable {
     }
 
     private func line(_ text: String) {
+        guard printsSteps else { return }
         lock.lock()
         defer { lock.unlock() }
         display.finish()

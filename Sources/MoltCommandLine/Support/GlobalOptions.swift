@@ -23,13 +23,15 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Runs `body`, printing any error as one line (or in detail with --verbose) and exiting
-    /// with the documented code.
-    func run(_ body: () throws -> Void) throws {
+    /// with the documented code; with `json`, the error is also printed as JSON on standard
+    /// output (``ErrorJSON``).
+    func run(json: Bool = false, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let exit as ExitCode {
             throw exit
         } catch let error as MoltError {
+            if json { try? Output.json(ErrorJSON(error)) }
             Output.error(verbose ? error.detailedDescription : error.description)
             if !verbose, error.recovery != nil || !error.details.isEmpty {
                 Output.error("(run with --verbose for details)")

@@ -20,6 +20,12 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "Print progress lines on standard error even when it is not a terminal (a bar is drawn on a terminal).")
     var progress = false
 
+    @Flag(
+        help:
+            "Print the result as JSON on standard output (errors too, with their code); progress stays on standard error."
+    )
+    var json = false
+
     @OptionGroup var lock: LockOptions
 
     /// The settings the run is made with.

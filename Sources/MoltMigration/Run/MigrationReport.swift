@@ -50,4 +50,6 @@ public struct MigrationReport: Sendable {
     public var deletedObjects = 0
     /// Seconds the migration took.
     public var duration: Double = 0
+
+    public init() {}
 }
