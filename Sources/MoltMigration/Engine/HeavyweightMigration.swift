@@ -110,15 +110,11 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         // One migration at a time, decided before anything is read (``MigrationLock``); a
         // file with several names is never replaced (``StoreLocation``; looked at once
         // recovery has removed the name an interrupted migration's backup gave it).
-        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
-            try run(locked: migrationLock, started: started)
-        }
+        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
     }
 
-    private func run(locked migrationLock: MigrationLock, started: Date) throws -> MigrationReport {
+    private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
-        try StoreRecovery.recover(locked: migrationLock, logger: logger)
-        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         if !isDryRun { try StoreLocation(store).requireSingleName() }
         if let done = try AlreadyMigrated.report(
             store, source: sourceModel, destination: destinationModel, dryRun: isDryRun, logger: logger)

@@ -80,15 +80,11 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         let started = Date()
         // One migration at a time, decided before anything is read (``MigrationLock``); the
         // heavyweight engine, when it runs instead, works under the same lock.
-        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
-            try run(locked: migrationLock, started: started)
-        }
+        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
     }
 
-    private func run(locked migrationLock: MigrationLock, started: Date) throws -> MigrationReport {
+    private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
-        try StoreRecovery.recover(locked: migrationLock, logger: logger)
-        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         if let done = try AlreadyMigrated.report(
             store, source: sourceModel, destination: destinationModel, dryRun: role.isDryRun(options), logger: logger)
         {

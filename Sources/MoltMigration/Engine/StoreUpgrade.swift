@@ -161,15 +161,13 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
         try checkCancelled()
         // One migration at a time, decided before anything is read (``MigrationLock``): the
         // plan is made from the store as it is once the lock is held; every step runs under it.
-        return try context.withMigrationLock(of: store, wait: options.lockWait) { migrationLock in
-            try run(locked: migrationLock, started: started)
+        return try context.withRecoveredStore(store, wait: options.lockWait) { _, recovery in
+            try run(started: started, recovery: recovery)
         }
     }
 
-    private func run(locked migrationLock: MigrationLock, started: Date) throws -> UpgradeReport {
+    private func run(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
         let logger = context.logger
-        let recovery = try StoreRecovery.recover(locked: migrationLock, logger: logger)
-        guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
         if role.isDryRun(options) { return try dryRun(started: started, recovery: recovery) }
 
         let plan = try self.plan(lockHeld: true)
