@@ -83,10 +83,7 @@ final class InPlaceMigration {
             for entity in sourceStore.layout.entities where !entity.isAbstract {
                 report.sourceCounts[entity.name] = try sourceStore.count(of: entity.name, includingSubentities: false)
             }
-            report.discarded = try DiscardSurvey(
-                source: sourceModel, destination: destinationModel, mapping: plan.mapping
-            )
-            .counted(in: sourceStore)
+            report.discarded = try DiscardSurvey(resolver: plan.resolver).counted(in: sourceStore)
             if role.backsUp(options) { report.backup = try backUp(started: started) }
             FaultPoint.reach("inplace.start")
             try plan.expressions.register(on: connection)

@@ -33,8 +33,9 @@ struct InPlacePlan {
 
     let source: StoreLayout
     let destination: StoreLayout
-    /// The mapping the plan runs.
-    let mapping: MappingModel
+    /// The mapping the plan runs, worked out once for the run.
+    let resolver: MappingResolver
+    var mapping: MappingModel { resolver.mappingModel }
     let correspondences: [EntityCorrespondence]
     let expressions: RowExpressions
     let linkSets: [LinkSet]
@@ -60,7 +61,6 @@ extension InPlacePlan {
     /// place.
     /// `resolver` is the run's, for the mapping between the two layouts' models.
     init(source: StoreLayout, destination: StoreLayout, resolver: MappingResolver, expressions: RowExpressions) throws {
-        let mapping = resolver.mappingModel
         let correspondences = try CorrespondenceBuilder(
             source: source, destination: destination, resolver: resolver, expressions: expressions
         ).build()
@@ -90,7 +90,7 @@ extension InPlacePlan {
             })
         let sourceTables = source.tables.map(\.name) + source.joinTables.map(\.name)
         self.init(
-            source: source, destination: destination, mapping: mapping, correspondences: correspondences,
+            source: source, destination: destination, resolver: resolver, correspondences: correspondences,
             expressions: expressions, linkSets: linkSets, ranks: ranks, mappingOrder: mappingOrder,
             entityNumbers: entityNumbers, tables: tables,
             droppedTables: sourceTables.filter { !kept.contains($0) })
