@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "MoltCommandLine",
             dependencies: [
-                "Molt",
+                "Molt", "MoltXML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

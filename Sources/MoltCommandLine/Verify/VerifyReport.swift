@@ -1,4 +1,5 @@
 import Foundation
+import MoltXML
 
 /// What `molt verify` found for every store, as a table, as JSON and as JUnit XML.
 struct VerifyReport: Encodable {
@@ -78,7 +79,7 @@ struct VerifyReport: Encodable {
             let body = [failure.message, failure.difference].compactMap { $0 }.joined(separator: "\n")
             xml += opening + ">\n"
             xml +=
-                #"      <failure message="\#(Self.escaped(failure.message))" type="\#(Self.escaped(type))">\#(Self.escaped(body))</failure>"#
+                #"      <failure message="\#(Self.escaped(failure.message))" type="\#(Self.escaped(type))">\#(Self.escaped(body, attribute: false))</failure>"#
                 + "\n"
             xml += "    </testcase>\n"
         }
@@ -86,22 +87,14 @@ struct VerifyReport: Encodable {
         return xml
     }
 
-    /// Text made safe for XML content and attribute values; characters XML 1.0 cannot hold
-    /// are replaced.
-    static func escaped(_ text: String) -> String {
-        var result = ""
+    /// Text for an attribute value (`attribute`) or element content, escaped by Molt's XML
+    /// writer; characters XML 1.0 cannot hold at all are replaced.
+    static func escaped(_ text: String, attribute: Bool = true) -> String {
+        var writable = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
+            let unwritable = XMLEscaping.firstUnwritable(in: String(Character(scalar))) != nil
+            writable.unicodeScalars.append(unwritable ? "\u{FFFD}" : scalar)
         }
-        return result
+        return XMLEscaping.escaped(writable, quote: attribute ? "\"" : nil)
     }
 }
