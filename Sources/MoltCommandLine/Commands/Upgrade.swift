@@ -61,22 +61,10 @@ struct Upgrade: ParsableCommand {
     @Argument(help: "The store to upgrade.")
     var store: String
 
-    @Option(help: "The model versions: a .xcdatamodeld bundle or a folder of .xcdatamodel versions.")
-    var models: String
-
-    @Option(help: "The folder of mapping files (*.xml, *.xcmappingmodel), and optionally versions.txt.")
-    var mappings: String
-
-    @Option(help: "The destination version (default: the bundle's current version).")
-    var to: String?
+    @OptionGroup var source: UpgradeSourceOptions
 
     @Flag(help: "Print the steps the upgrade would take, and change nothing.")
     var plan = false
-
-    @Flag(
-        name: .customLong("order-by-name"),
-        help: "Order versions by name, numbers read as numbers (used only when there is no versions.txt).")
-    var orderByName = false
 
     @Flag(
         name: .customLong("source-model-from-store"),
@@ -93,13 +81,12 @@ struct Upgrade: ParsableCommand {
         let logger = global.bootstrap()
         try global.run(json: runOptions.json) {
             let url = URL(fileURLWithPath: store)
-            let inputs = try UpgradeInputs(
-                models: models, mappings: mappings, orderByName: orderByName, logger: logger)
+            let inputs = try source.read(logger: logger)
             let (versions, files, order) = (inputs.versions, inputs.mappingFiles, inputs.order)
             if plan {
                 // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
                 let upgrade = StoreUpgrade(
-                    store: url, versions: versions, mappingFiles: files, order: order, to: to,
+                    store: url, versions: versions, mappingFiles: files, order: order, to: source.to,
                     options: runOptions.migrationOptions, context: RunContext(logger: logger))
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 let planned = try upgrade.plan()
@@ -114,7 +101,7 @@ struct Upgrade: ParsableCommand {
             // of it runs.
             try runOptions.run(store, logger: logger) { context, held in
                 let upgrade = StoreUpgrade(
-                    store: url, versions: versions, mappingFiles: files, order: order, to: to,
+                    store: url, versions: versions, mappingFiles: files, order: order, to: source.to,
                     options: runOptions.migrationOptions, context: context)
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try perform(upgrade, waited: held.waited)

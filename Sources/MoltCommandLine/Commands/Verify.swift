@@ -37,19 +37,7 @@ struct Verify: ParsableCommand {
     @Argument(help: "Folders (searched recursively) or files of stores and seeds.")
     var paths: [String]
 
-    @Option(help: "The model versions: a .xcdatamodeld bundle or a folder of .xcdatamodel versions.")
-    var models: String
-
-    @Option(help: "The folder of mapping files (*.xml, *.xcmappingmodel), and optionally versions.txt.")
-    var mappings: String
-
-    @Option(help: "The destination version (default: the bundle's current version).")
-    var to: String?
-
-    @Flag(
-        name: .customLong("order-by-name"),
-        help: "Order versions by name, numbers read as numbers (used only when there is no versions.txt).")
-    var orderByName = false
+    @OptionGroup var source: UpgradeSourceOptions
 
     @Option(help: "Stores checked at once (default: the machine's cores).")
     var jobs: Int?
@@ -69,7 +57,8 @@ struct Verify: ParsableCommand {
     func run() throws {
         let logger = global.bootstrap()
         try global.run {
-            let inputs = try UpgradeInputs(models: models, mappings: mappings, orderByName: orderByName, logger: logger)
+            let inputs = try source.read(logger: logger)
+            let to = source.to
             let destination = to ?? inputs.versions.currentVersionName ?? inputs.versions.schemas.last?.name ?? "?"
             if let to, inputs.versions.schema(named: to) == nil {
                 throw MoltError(

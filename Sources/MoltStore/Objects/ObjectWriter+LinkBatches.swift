@@ -177,6 +177,14 @@ extension ObjectWriter {
             }
         }
         let columns = [column, entityColumn, orderColumn].compactMap { $0 }
+        // Owners' entity numbers, looked up once per entity.
+        var ownerNumbers: [String: Int64] = [:]
+        func number(of owner: ObjectID) throws -> Int64 {
+            if let known = ownerNumbers[owner.entity] { return known }
+            let found = Int64(try layout.requireEntity(owner.entity).number)
+            ownerNumbers[owner.entity] = found
+            return found
+        }
         // Rows the owners held before: released when no assignment names them, left alone
         // when they already hold what their claim would write (the inverse side of links
         // another mapping wrote).
@@ -193,8 +201,7 @@ extension ObjectWriter {
             }
             var index: Int32 = 2
             if entityColumn != nil {
-                guard !statement.isNull(at: index),
-                    statement.int64(at: index) == Int64(try layout.requireEntity(claim.owner.entity).number)
+                guard !statement.isNull(at: index), statement.int64(at: index) == (try number(of: claim.owner))
                 else { return }
                 index += 1
             }
@@ -214,15 +221,8 @@ extension ObjectWriter {
         let assign = try prepared(
             "UPDATE \(quotedTable) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
         )
-        var ownerNumbers: [String: Int64] = [:]
         for assignment in assignments {
-            let number: Int64
-            if let known = ownerNumbers[assignment.owner.entity] {
-                number = known
-            } else {
-                number = Int64(try layout.requireEntity(assignment.owner.entity).number)
-                ownerNumbers[assignment.owner.entity] = number
-            }
+            let number = try number(of: assignment.owner)
             for target in assignment.targets {
                 // A target a later owner claims ends there: only its last claim is written.
                 guard let claim = claims[target.primaryKey], claim.owner == assignment.owner,
