@@ -11,6 +11,7 @@ import Molt
 ///
 /// Used by `MappingModels/Contacts/Contacts2-to-Contacts3.xml`.
 final class ContactMergePolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .end, .call] }
     static var functionSelectors: [String] { ["normalizedEmail:"] }
 
     private var kept: [String: (person: DestinationObject, count: Int)] = [:]

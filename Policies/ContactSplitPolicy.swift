@@ -5,6 +5,7 @@ import Molt
 ///
 /// Used by `MappingModels/Contacts/Contacts-to-Contacts2.xml`.
 final class ContactSplitPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .createRelationships] }
     init() {}
 
     func createDestinationInstances(

@@ -28,6 +28,7 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.2.xml` (pass 2).
 final class PostAuthorLinkPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .createRelationships] }
     init() {}
 
     func createDestinationInstances(

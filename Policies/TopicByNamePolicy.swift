@@ -31,6 +31,7 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.1.xml` (pass 1).
 final class TopicByNamePolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let tableKey = "topicsByName"
 
     init() {}

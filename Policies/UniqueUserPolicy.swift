@@ -24,6 +24,7 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.1.xml` (pass 1).
 final class UniqueUserPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.end] }
     init() {}
 
     func end(_ mapping: EntityMapping, manager: MigrationManager) throws {

@@ -41,6 +41,33 @@ struct PassesCommandTests {
         #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
     }
 
+    @Test("migrate --plan shows the route and each pass's relate strategy, with reasons, and changes nothing")
+    func planOfPasses() throws {
+        let store = try forumStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let arguments = [
+            "migrate", store, "--from", Self.bundle, "--to", Self.bundle, "--mapping", Self.first.path, "--mapping",
+            Self.second.path, "--plan",
+        ]
+        let text = try Tool.run(arguments)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Route: object by object (the step has 2 passes"), "\(text.stdout)")
+        #expect(text.stdout.contains("Pass 1 of 2 ("), "\(text.stdout)")
+        #expect(text.stdout.contains("Pass 2 of 2 ("), "\(text.stdout)")
+        #expect(text.stdout.contains("PostAuthors: relationships "), "\(text.stdout)")
+        let json = try Tool.run(arguments + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let plan = try #require(object["plan"] as? [String: Any])
+        #expect(plan["route"] as? String == "objects")
+        #expect((plan["reason"] as? String)?.contains("2 passes") == true)
+        let passes = try #require(plan["passes"] as? [[String: Any]])
+        #expect(passes.map { $0["pass"] as? Int } == [1, 2])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "--plan changed the store")
+        #expect(try FailedRun.fileNames(folder) == ["Forum.sqlite"])
+    }
+
     @Test("check-mapping checks several files as the passes of one step")
     func checkPasses() throws {
         let alone = try Tool.run(["check-mapping", Self.second.path, "--from", Self.bundle, "--to", Self.bundle])

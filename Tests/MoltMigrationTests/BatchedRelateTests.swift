@@ -48,6 +48,7 @@ struct BatchedRelateTests {
     ) throws -> EquivalentRuns.Outcome? {
         var options = MigrationOptions()
         options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
         options.batchSize = batchSize
         var plainOptions = options
         plainOptions.allowsBatchedRelationships = false
@@ -259,6 +260,7 @@ struct BatchedRelateTests {
         #expect(outcome == nil, "the migration should have failed")
         var options = MigrationOptions()
         options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
         #expect {
             try HeavyweightMigration(
                 store: try folder.copy(original, as: "Again.sqlite"), source: source, destination: destination,
@@ -283,6 +285,7 @@ struct BatchedRelateTests {
         CountingRelationshipsPolicy.reset(CountingRelationshipsTestPolicy.self)
         var options = MigrationOptions()
         options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
         let report = try HeavyweightMigration(
             store: try folder.copy(original, as: "Own.sqlite"), source: source, destination: destination,
             mapping: mapping, options: options

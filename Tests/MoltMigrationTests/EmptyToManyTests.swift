@@ -58,6 +58,7 @@ enum SectionsModels {
 
 /// Gives the first post one section and the others none.
 final class OneSectionPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(
@@ -110,6 +111,7 @@ struct EmptyToManyTests {
             let copied = try store("heavy-\(allowsSQL).sqlite", model: v1)
             var options = MigrationOptions()
             options.allowsSQLCopy = allowsSQL
+            options.allowsSetBasedRelate = allowsSQL
             let heavy = try HeavyweightMigration(
                 store: copied, source: v1, destination: v2, mapping: mapping, options: options
             ).run()

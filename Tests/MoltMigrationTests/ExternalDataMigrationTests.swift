@@ -10,6 +10,7 @@ import Testing
 
 /// Replaces every image by its bytes reversed: a changed value, which must get a file of its own.
 final class ReversingImageTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static var policyName: String { "ReversingImageTestPolicy" }
     init() {}
 

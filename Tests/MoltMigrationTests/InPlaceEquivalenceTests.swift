@@ -28,6 +28,7 @@ struct InPlaceEquivalenceTests {
             result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
         var objectByObject = MigrationOptions()
         objectByObject.allowsSQLCopy = false
+        objectByObject.allowsSetBasedRelate = false
         let heavyweight = EquivalentRuns.Way("heavyweight, object by object") {
             try HeavyweightMigration(
                 store: $0, source: source, destination: destination, mapping: mapping, options: objectByObject

@@ -49,6 +49,7 @@ struct MigrationMemoryTests {
             // Object by object: the path whose memory must stay bounded (the SQL path loads no objects).
             var options = MigrationOptions()
             options.allowsSQLCopy = false
+            options.allowsSetBasedRelate = false
             let report = try HeavyweightMigration(
                 store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
                 mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options

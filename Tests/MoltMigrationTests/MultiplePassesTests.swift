@@ -10,6 +10,7 @@ import Testing
 
 /// Fails in pass 2, after pass 1 has made objects.
 final class FailingSecondPassPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(
@@ -23,6 +24,7 @@ final class FailingSecondPassPolicy: EntityMigrationPolicy {
 
 /// Pass 2 of a step whose pass 1 leaves a required attribute empty: sets it on every post.
 final class TitleFillingPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(
@@ -38,6 +40,7 @@ final class TitleFillingPolicy: EntityMigrationPolicy {
 
 /// Counts, in the manager's shared userInfo, the objects each pass saw.
 final class PassCountingPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances, .end] }
     init() {}
 
     func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {

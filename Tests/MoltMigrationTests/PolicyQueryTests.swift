@@ -33,6 +33,7 @@ final class PolicyNotes: @unchecked Sendable {
 /// Links each book to its writer by fetching the destination Author an earlier mapping made,
 /// and notes what fetches and counts see along the way.
 final class WriterLookupPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .endInstanceCreation] }
     init() {}
 
     func createDestinationInstances(
@@ -71,6 +72,7 @@ final class WriterLookupPolicy: EntityMigrationPolicy {
 /// Makes two shelves once the books are related, then reads relationships and key paths
 /// through the destination context and changes them.
 final class ShelfReadingPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.endRelationshipCreation] }
     init() {}
 
     func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
@@ -112,6 +114,7 @@ final class ShelfReadingPolicy: EntityMigrationPolicy {
 
 /// Reads the source store through its context: predicates, sorting, limits, sub-entities.
 final class SourceQueryPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin] }
     init() {}
 
     func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
@@ -136,6 +139,7 @@ final class SourceQueryPolicy: EntityMigrationPolicy {
 /// Deletes, in its `end`, the books written before 1970 (their reviews cascade), and the
 /// author given in the mapping's user info.
 final class PruningPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.end] }
     init() {}
 
     func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
@@ -157,6 +161,7 @@ final class PruningPolicy: EntityMigrationPolicy {
 
 /// Uses the manager's userInfo with the wrong type.
 final class ConfusedUserInfoPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin] }
     init() {}
 
     func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {

@@ -10,6 +10,7 @@ import Testing
 /// Makes each Post's slug and one Section for it, linked from the Section's side: what a real
 /// app's policy does for properties its Xcode mapping leaves without a value.
 final class SectionMakerPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(
@@ -26,6 +27,7 @@ final class SectionMakerPolicy: EntityMigrationPolicy {
 
 /// Sets the slug but forgets the sections.
 final class ForgetfulSectionPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(

@@ -10,6 +10,7 @@ import Testing
 /// A policy that changes nothing: its mappings leave the SQL copy, so their objects are made one
 /// by one, and their relationships may be set in SQL (the policy keeps the default).
 final class KeepsDefaultsTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [] }
     static var policyName: String { "KeepsDefaultsTestPolicy" }
     init() {}
 }
@@ -82,6 +83,7 @@ struct SetBasedRelateTests {
             _ = try ObjectStore.create(at: original, model: source) { try seeder.fill($0) }
             var objectByObject = MigrationOptions()
             objectByObject.allowsSQLCopy = false
+            objectByObject.allowsSetBasedRelate = false
             let reports = try runs.compare(
                 original, in: folder,
                 expected: .init("object by object") {
@@ -132,6 +134,7 @@ struct SetBasedRelateTests {
         let expected = try folder.copy(store, as: "Expected.sqlite")
         var objectByObject = MigrationOptions()
         objectByObject.allowsSQLCopy = false
+        objectByObject.allowsSetBasedRelate = false
         try HeavyweightMigration(
             store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
         ).run()
@@ -153,6 +156,7 @@ struct SetBasedRelateTests {
         let expected = try folder.copy(store, as: "Expected.sqlite")
         var objectByObject = MigrationOptions()
         objectByObject.allowsSQLCopy = false
+        objectByObject.allowsSetBasedRelate = false
         try HeavyweightMigration(
             store: expected, source: source, destination: destination,
             mapping: Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName), options: objectByObject

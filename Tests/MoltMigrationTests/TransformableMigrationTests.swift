@@ -14,6 +14,7 @@ import Testing
 /// (`App.CommaSeparatedTransformer`); `history`, an `NSMutableArray` built from what it reads
 /// back of `labels` in the destination.
 final class NoteTagsPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(
@@ -35,6 +36,7 @@ final class NoteTagsPolicy: EntityMigrationPolicy {
 
 /// Reads a String attribute as if it were Transformable.
 final class TitleAsTransformablePolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     init() {}
 
     func createDestinationInstances(

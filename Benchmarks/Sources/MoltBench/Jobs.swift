@@ -31,11 +31,13 @@ enum Jobs {
             let destination = try BenchModels.load("Copy", from: models)
             var options = MigrationOptions()
             options.allowsSQLCopy = name == "molt-copy"
+            options.allowsSetBasedRelate = name == "molt-copy"
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "molt-ordered":
             let destination = try BenchModels.load("Ordered", from: models)
             var options = MigrationOptions()
             options.allowsSQLCopy = false
+            options.allowsSetBasedRelate = false
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "raw-copy":
             let destination = try BenchModels.load("Copy", from: models)

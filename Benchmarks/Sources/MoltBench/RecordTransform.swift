@@ -27,6 +27,7 @@ enum RecordTransform {
 /// The transform measure's compiled policy: one destination Record per source Record, every
 /// attribute carried over and three computed; relationships as the mapping infers them.
 final class BenchTransformPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let copied = ["name", "count", "amount", "created", "flag", "code", "ratio"]
 
     init() {}
@@ -58,6 +59,7 @@ final class BenchTransformPolicy: EntityMigrationPolicy {
 /// (the generator gives Record *i* the owner `Tag (i mod tags) + 1`, and `code` = *i* × 1,000,003).
 /// The job's extra time over the transform's is the fetch's and the link's.
 final class BenchLookupPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances] }
     private var tags = 0
 
     init() {}
@@ -86,6 +88,7 @@ final class BenchLookupPolicy: EntityMigrationPolicy {
 /// links nullified on the Tags' side), found with one fetch: the job's extra time over the
 /// transform's is the fetch and the deletes.
 final class BenchDeletePolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .end] }
     init() {}
 
     func createDestinationInstances(

@@ -58,6 +58,13 @@ struct Migrate: ParsableCommand {
     )
     var sourceModelFromStore = false
 
+    @Flag(
+        name: .customLong("plan"),
+        help:
+            "Print how the migration would run (in place, SQL on a copy or object by object; for each pass, how each mapping's relationships are set), with the reason for each choice, and stop: nothing is migrated."
+    )
+    var planOnly = false
+
     @OptionGroup var runOptions: RunOptions
 
     @OptionGroup var global: GlobalOptions
@@ -115,12 +122,49 @@ struct Migrate: ParsableCommand {
             : HeavyweightMigration(
                 store: url, source: source, destination: destination, mappings: passes,
                 options: runOptions.migrationOptions, context: context)
+        if planOnly {
+            let plan =
+                passes.isEmpty
+                ? try (migration as? LightweightMigration)?.plan()
+                : try (migration as? HeavyweightMigration)?.plan()
+            try printPlan(plan, source: source, destination: destination)
+            return
+        }
         let report = try migration.run()
         if runOptions.json {
             try Output.json(MigrationJSON(report, from: source.name, to: destination.name))
         } else {
             print(report: report, source: source, destination: destination)
         }
+    }
+
+    /// How a mapping's relationships were set: as planned, or as the relate pass fell back.
+    static func related(_ count: MigrationReport.MappingCount, report: MigrationReport) -> String {
+        guard count.pass - 1 < report.plan?.passes.count ?? 0,
+            let planned = report.plan?.passes[count.pass - 1].relate.first(where: { $0.mapping == count.mapping })
+        else { return "-" }
+        if report.relatedInSQL.contains(count.mapping) { return RelatePlan.Strategy.setBased.rawValue }
+        if report.relatedInBatches.contains(count.mapping) { return RelatePlan.Strategy.batched.rawValue }
+        return planned.strategy == .nothing ? "-" : RelatePlan.Strategy.objectByObject.rawValue
+    }
+
+    /// `--plan`: the plan, as text or JSON.
+    func printPlan(_ plan: MigrationPlan?, source: ObjectModel, destination: ObjectModel) throws {
+        if runOptions.json {
+            try Output.json(
+                PlanOnlyJSON(
+                    from: source.name, to: destination.name, alreadyMigrated: plan == nil,
+                    plan: plan.map(RouteJSON.init)))
+            return
+        }
+        guard let plan else {
+            Output.line("\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate.")
+            return
+        }
+        Output.line(
+            "Plan for \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") (nothing was changed):"
+        )
+        for line in plan.description.split(separator: "\n") { Output.line("  " + line) }
     }
 
     /// The first pass's mapping (nil without any), once every pass is checked to go between
@@ -179,6 +223,7 @@ struct Migrate: ParsableCommand {
             ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
             : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
+        if let plan = report.plan { Output.line("Route: \(plan.route.rawValue) (\(plan.reason)).") }
         if !mappings.isEmpty, report.setBased {
             Output.line("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
         }
@@ -193,19 +238,16 @@ struct Migrate: ParsableCommand {
             )
         }
         Output.line("Entity mappings:")
-        if report.passes > 1 {
-            Output.table(
-                [["PASS", "MAPPING", "READ", "MADE"]]
-                    + report.mappings.map {
-                        [String($0.pass), $0.mapping, String($0.sourceObjects), String($0.destinationObjects)]
-                    }
-            ).forEach { Output.line($0) }
-        } else {
-            Output.table(
-                [["MAPPING", "READ", "MADE"]]
-                    + report.mappings.map { [$0.mapping, String($0.sourceObjects), String($0.destinationObjects)] }
-            ).forEach { Output.line($0) }
-        }
+        let related = report.plan?.route == .objects
+        let head = (report.passes > 1 ? ["PASS"] : []) + ["MAPPING", "READ", "MADE"] + (related ? ["RELATED"] : [])
+        Output.table(
+            [head]
+                + report.mappings.map { count in
+                    (report.passes > 1 ? [String(count.pass)] : [])
+                        + [count.mapping, String(count.sourceObjects), String(count.destinationObjects)]
+                        + (related ? [Self.related(count, report: report)] : [])
+                }
+        ).forEach { Output.line($0) }
         if report.deletedObjects > 0 {
             Output.line(
                 "Policies deleted \(report.deletedObjects) destination object\(report.deletedObjects == 1 ? "" : "s") (delete rules applied)."

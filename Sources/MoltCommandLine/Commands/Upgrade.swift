@@ -156,7 +156,7 @@ struct Upgrade: ParsableCommand {
                         entry.step.destinationModel.name ?? entry.step.to.name, entry.step.kind.rawValue,
                         entry.step.mappingFiles.isEmpty
                             ? "inferred" : entry.step.mappingFiles.map(\.name).joined(separator: " + "),
-                        entry.inPlace ? "in place" : "copied",
+                        entry.migration.plan?.route.rawValue ?? (entry.inPlace ? "in place" : "copied"),
                         String(format: "%.2f", entry.duration),
                     ]
                 }
@@ -206,7 +206,7 @@ final class StepPrinter: @unchecked Sendable {
         case .handlerFinished(let stage, let phase):
             line("  \(phase.rawValue) of stage \(stage.name) done")
         case .stepFinished(let report):
-            let how = report.inPlace ? "in place" : "copied"
+            let how = report.plan?.route.rawValue ?? (report.inPlace ? "in place" : "copied")
             line("  done in \(String(format: "%.2f", report.duration)) s (\(how))")
         case .handlerStarted:
             break

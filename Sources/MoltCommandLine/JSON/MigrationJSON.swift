@@ -29,6 +29,8 @@ struct MigrationJSON: Encodable {
     let externalFiles: Int?
     /// The old store's name, when it was kept.
     let backup: String?
+    /// How the run was carried out and why (null for a store already migrated).
+    let plan: RouteJSON?
 
     init(_ report: MigrationReport, from: String?, to: String?) {
         self.from = from
@@ -49,6 +51,7 @@ struct MigrationJSON: Encodable {
         discarded = report.discarded.map(DiscardJSON.init)
         externalFiles = report.externalFiles
         backup = report.backup
+        plan = report.plan.map(RouteJSON.init)
     }
 }
 

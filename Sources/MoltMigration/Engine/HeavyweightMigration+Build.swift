@@ -19,7 +19,7 @@ extension HeavyweightMigration {
 
     func build(
         at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
-        report: inout MigrationReport, started: Date
+        work: PlannedWork, report: inout MigrationReport, started: Date
     ) throws {
         let logger = context.logger
         let source = try openSource()
@@ -61,7 +61,9 @@ extension HeavyweightMigration {
         }
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
-        try fill(destination: destination, source: source, policyTypes: policyTypes, report: &report, started: started)
+        try fill(
+            destination: destination, source: source, policyTypes: policyTypes, work: work, report: &report,
+            started: started)
         report.discarded = DiscardSurvey(resolver: surveyResolver)
             .counting(
                 filtered: report.discarded, sourceCounts: report.sourceCounts,
@@ -85,24 +87,25 @@ extension HeavyweightMigration {
     /// source and new store; then the uniqueness constraints.
     func fill(
         destination: ObjectStore, source: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
-        report: inout MigrationReport, started: Date
+        work: PlannedWork, report: inout MigrationReport, started: Date
     ) throws {
         let manager = try MigrationManager(
             source: source, destination: destination, mappingResolver: resolvers[0], passCount: mappings.count,
             context: context, startDate: started)
         try manager.interruptible {
-            try runPasses(manager: manager, destination: destination, policyTypes: policyTypes, report: &report)
+            try runPasses(
+                manager: manager, destination: destination, policyTypes: policyTypes, work: work, report: &report)
         }
     }
 
     /// Copy, relate, validate and `end` for each mapping model, then the final checks.
     func runPasses(
         manager: MigrationManager, destination: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
-        report: inout MigrationReport
+        work: PlannedWork, report: inout MigrationReport
     ) throws {
         let progress = ProgressReporter(context.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
-        if options.allowsSQLCopy { manager.attachSource() }
+        if work.relatesInSQL { manager.attachSource() }
         report.passes = mappings.count
         var validated: Int?
         for (index, mappingModel) in mappings.enumerated() {
@@ -120,7 +123,7 @@ extension HeavyweightMigration {
             try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
             try RelatePass(
                 manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
-                allowsSetBased: options.allowsSQLCopy, allowsBatches: options.allowsBatchedRelationships
+                routes: index < work.relate.count ? work.relate[index] : [:]
             ).run(report: &report)
             for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
             try manager.writer.finish()

@@ -73,10 +73,16 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
 
     /// `resolvers`, when given, are the caller's for `mappings` (a lightweight migration's that
     /// falls back to this engine).
+    /// The plan a caller made for this run (a lightweight migration's that falls back to this
+    /// engine); when nil, the run makes its own.
+    var planned: (plan: MigrationPlan, work: PlannedWork)?
+
     init(
         store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
-        options: MigrationOptions, context: RunContext, role: RunRole, resolvers: [MappingResolver]? = nil
+        options: MigrationOptions, context: RunContext, role: RunRole, resolvers: [MappingResolver]? = nil,
+        planned: (plan: MigrationPlan, work: PlannedWork)? = nil
     ) {
+        self.planned = planned
         self.store = (try? StoreLocation(store).url) ?? store
         self.sourceModel = source
         self.destinationModel = destination
@@ -113,6 +119,45 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
     }
 
+    /// How the run would go (``MigrationPlan``), worked out as ``run()`` works it out, under
+    /// the store's migration lock and after recovery; nil when the store is already at the
+    /// destination version. The mapping models are checked first, as a run checks them. The
+    /// store is not changed (beyond finishing an interrupted migration, as every run does).
+    public func plan() throws -> MigrationPlan? {
+        let started = Date()
+        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in
+            if try AlreadyMigrated.report(
+                store, source: sourceModel, destination: destinationModel, dryRun: true, logger: context.logger)
+                != nil
+            {
+                return nil
+            }
+            return try makePlan(started: started).plan
+        }
+    }
+
+    /// The mappings checked, their policies found, and the one plan of the run, before any
+    /// work (``MigrationPlanner``); nothing else chooses a route.
+    private func makePlan(
+        started: Date
+    ) throws -> (
+        policyTypes: [[String: any EntityMigrationPolicy.Type]], plan: MigrationPlan, work: PlannedWork
+    ) {
+        guard !mappings.isEmpty else {
+            throw MoltError(.missingMappingModel, "a heavyweight migration needs a mapping model; none was given")
+        }
+        try checkMappings()
+        let policyTypes = try mappings.map { try resolvePolicies($0) }
+        let (plan, work) =
+            try planned
+            ?? MigrationPlanner(
+                store: store, source: sourceModel, destination: destinationModel, mappings: mappings,
+                resolvers: resolvers, policyTypes: policyTypes, options: options, inPlaceAllowed: false,
+                started: started
+            ).make()
+        return (policyTypes, plan, work)
+    }
+
     private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
         if !isDryRun { try StoreLocation(store).requireSingleName() }
@@ -121,11 +166,8 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         {
             return done
         }
-        guard !mappings.isEmpty else {
-            throw MoltError(.missingMappingModel, "a heavyweight migration needs a mapping model; none was given")
-        }
-        try checkMappings()
-        let policyTypes = try mappings.map { try resolvePolicies($0) }
+        let (policyTypes, plan, work) = try makePlan(started: started)
+        logger.debug("plan: \(plan)", metadata: ["molt.store": "\(store.path)"])
 
         let lock = try SourceLock(store: store, logger: logger)
         let files = StoreFiles(store)
@@ -141,15 +183,15 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         let dryRunSupport = files.support + ".molt-dryrun-\(dryRunID)"
         var report = MigrationReport()
         report.dryRun = isDryRun
+        report.plan = plan
         do {
-            if let plan = sqlPlan(started: started),
-                try buildBySQL(at: newPath, plan: plan, report: &report, started: started)
-            {
+            if plan.route == .sqlOnCopy, let inPlace = work.inPlace {
+                try buildBySQL(at: newPath, plan: inPlace, report: &report, started: started)
                 logger.debug("mapping run as SQL", metadata: ["molt.store": "\(store.path)"])
             } else {
                 try build(
-                    at: newPath, dryRunSupport: dryRunSupport, policyTypes: policyTypes, report: &report,
-                    started: started)
+                    at: newPath, dryRunSupport: dryRunSupport, policyTypes: policyTypes, work: work,
+                    report: &report, started: started)
             }
             // Every connection to the new store is closed now; make its content durable.
             try FileSync.sync(path: newPath)

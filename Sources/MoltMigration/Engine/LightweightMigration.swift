@@ -83,6 +83,37 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
     }
 
+    /// How the run would go (``MigrationPlan``): in place, or object by object and why, worked
+    /// out as ``run()`` works it out, under the store's migration lock and after recovery; nil
+    /// when the store is already at the destination version. The store is not changed (beyond
+    /// finishing an interrupted migration, as every run does).
+    public func plan() throws -> MigrationPlan? {
+        let started = Date()
+        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in
+            if try AlreadyMigrated.report(
+                store, source: sourceModel, destination: destinationModel, dryRun: true, logger: context.logger)
+                != nil
+            {
+                return nil
+            }
+            return try makePlan(started: started).plan
+        }
+    }
+
+    /// The one plan of the run (``MigrationPlanner``): in place, or object by object when SQL
+    /// cannot do the mapping exactly.
+    private func makePlan(started: Date) throws -> (plan: MigrationPlan, work: PlannedWork) {
+        let policyTypes = Dictionary(
+            mapping.entityMappings.filter(\.kind.readsSource).map {
+                ($0.name, DefaultEntityMigrationPolicy.self as any EntityMigrationPolicy.Type)
+            }, uniquingKeysWith: { first, _ in first })
+        return try MigrationPlanner(
+            store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],
+            resolvers: [resolver], policyTypes: [policyTypes], options: options, inPlaceAllowed: true,
+            started: started
+        ).make()
+    }
+
     private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
         if let done = try AlreadyMigrated.report(
@@ -90,27 +121,33 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         {
             return done
         }
-        do {
-            let plan = try InPlacePlan(
-                source: try StoreLayout(model: sourceModel), destination: try StoreLayout(model: destinationModel),
-                resolver: resolver, expressions: RowExpressions(startDate: started))
+        let (plan, work) = try makePlan(started: started)
+        if plan.route == .inPlace, let inPlace = work.inPlace {
             let migration = InPlaceMigration(
-                url: store, source: sourceModel, destination: destinationModel, plan: plan, options: options,
+                url: store, source: sourceModel, destination: destinationModel, plan: inPlace, options: options,
                 context: context, role: role)
-            var report = try migration.run(started: started)
+            var report: MigrationReport
+            do {
+                report = try migration.run(started: started)
+            } catch let obstacle as InPlaceObstacle {
+                // The planner looked for what stops SQL before choosing it, under the migration lock.
+                throw MoltError(
+                    .migration, "the store changed after the migration was planned: \(obstacle.reason)",
+                    recovery: "Run the migration again; the store was not changed.")
+            }
+            report.plan = plan
             report.duration = Date().timeIntervalSince(started)
             return report
-        } catch let obstacle as InPlaceObstacle {
-            logger.info(
-                "cannot migrate in place; copying instead",
-                metadata: ["molt.store": "\(store.path)", "molt.reason": "\(obstacle.reason)"])
-            let migration = HeavyweightMigration(
-                store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],
-                options: options, context: context, role: role, resolvers: [resolver])
-            var report = try migration.run()
-            report.inPlaceObstacle = obstacle.reason
-            return report
         }
+        logger.info(
+            "cannot migrate in place; copying instead",
+            metadata: ["molt.store": "\(store.path)", "molt.reason": "\(plan.reason)"])
+        let migration = HeavyweightMigration(
+            store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],
+            options: options, context: context, role: role, resolvers: [resolver], planned: (plan, work))
+        var report = try migration.run()
+        report.inPlaceObstacle = plan.reason
+        return report
     }
 
     /// Core Data's 134190, listing why the mapping cannot be inferred.

@@ -8,6 +8,42 @@ import MoltStore
 struct BatchedRelatePlan {
     /// Relationships written per batch; the others are set object by object.
     let batched: Set<String>
+
+    /// The plan for `mapping`, or nil when its relationships must be set object by object.
+    init?(_ mapping: EntityMapping, facts: PassFacts) {
+        let compiled = facts.compiled(mapping)
+        guard let entity = compiled.resolved.destinationEntity, !compiled.relationships.isEmpty else { return nil }
+        for property in compiled.resolved.relationships {
+            guard case .expression(let expression) = property.value else { continue }
+            if CanonicalRelationshipValue(expression) == nil { return nil }
+        }
+        let model = facts.destinationModel
+        let names = Set(compiled.relationships.map(\.relationship.name))
+        for (relationship, _, _) in compiled.relationships {
+            if let inverse = model.inverse(of: relationship), names.contains(inverse.name),
+                Self.sharesHierarchy(relationship.destinationEntityName, entity.name, in: model)
+            {
+                return nil
+            }
+        }
+        let batched = names.filter {
+            ObjectWriter.canSetLinksInBatches($0, of: entity.name, layout: facts.destinationLayout)
+        }
+        guard !batched.isEmpty else { return nil }
+        self.batched = batched
+    }
+
+    private static func sharesHierarchy(_ first: String, _ second: String, in model: ObjectModel) -> Bool {
+        func root(_ name: String) -> String {
+            var current = name
+            var seen: Set<String> = []
+            while seen.insert(current).inserted, let parent = model.entity(named: current)?.parentName {
+                current = parent
+            }
+            return current
+        }
+        return root(first) == root(second)
+    }
 }
 
 /// The relate pass for a batch of destination objects whose policy keeps the default
@@ -23,26 +59,6 @@ struct BatchedRelatePlan {
 /// relationships of one mapping that are each other's inverse write the same links, so their
 /// order counts: such mappings are related object by object.
 extension MigrationManager {
-    /// The plan for `mapping`, or nil when its relationships must be set object by object.
-    func batchedRelatePlan(_ mapping: EntityMapping) -> BatchedRelatePlan? {
-        let compiled = compiledMapping(mapping)
-        guard let entity = compiled.resolved.destinationEntity, !compiled.relationships.isEmpty else { return nil }
-        for property in compiled.resolved.relationships {
-            guard case .expression(let expression) = property.value else { continue }
-            if CanonicalRelationshipValue(expression) == nil { return nil }
-        }
-        let names = Set(compiled.relationships.map(\.relationship.name))
-        for (relationship, _, _) in compiled.relationships {
-            if let inverse = destinationModel.inverse(of: relationship), names.contains(inverse.name),
-                sharesHierarchy(relationship.destinationEntityName, entity.name)
-            {
-                return nil
-            }
-        }
-        let batched = names.filter { writer.canSetLinksInBatches($0, of: entity.name) }
-        return batched.isEmpty ? nil : BatchedRelatePlan(batched: batched)
-    }
-
     /// Sets the default relationships of `objects` (destination objects `mapping` made, in the
     /// relate pass's order); `each` is called after each object's values are known.
     func relateBatchByDefault(
@@ -102,15 +118,4 @@ extension MigrationManager {
     }
 
     /// Whether two entities of the destination model have the same root.
-    private func sharesHierarchy(_ first: String, _ second: String) -> Bool {
-        func root(_ name: String) -> String {
-            var current = name
-            var seen: Set<String> = []
-            while seen.insert(current).inserted, let parent = destinationModel.entity(named: current)?.parentName {
-                current = parent
-            }
-            return current
-        }
-        return root(first) == root(second)
-    }
 }

@@ -4,8 +4,7 @@ import MoltSQLite
 import MoltStore
 
 /// What the relate pass needs to run a mapping's relationships as SQL (``SetBasedRelate``):
-/// the source store attached to the new store's connection, a way to learn whether a policy
-/// keeps the default `createRelationships`, and SQL that cancelling interrupts.
+/// the source store attached to the new store's connection, and SQL that cancelling interrupts.
 extension MigrationManager {
     /// Attaches the source store, read-only, to the new store's connection (outside any
     /// transaction). When that fails, relationships are made object by object.
@@ -29,31 +28,6 @@ extension MigrationManager {
 
     /// Whether ``SetBasedRelate`` can read the source store.
     var isSourceAttached: Bool { sqlState.sourceAttached }
-
-    /// Whether `policy`'s `createRelationships` is the default one: it is called for `object`
-    /// with the default made to answer instead of working. When the policy has its own, that
-    /// runs for `object` as usual (and the answer is false).
-    func keepsDefaultRelationships(
-        _ policy: any EntityMigrationPolicy, object: DestinationObject, mapping: EntityMapping
-    ) throws -> Bool {
-        sqlState.probing = true
-        sqlState.defaultAnswered = false
-        defer { sqlState.probing = false }
-        try PolicyCall.run(mapping, "createRelationships", object: object.id) {
-            try policy.createRelationships(forDestination: object, mapping: mapping, manager: self)
-        }
-        return sqlState.defaultAnswered
-    }
-
-    /// The default `createRelationships` of ``EntityMigrationPolicy``: the mapping's
-    /// relationship values, unless the relate pass is only asking whether this is the default.
-    func createRelationshipsByDefault(for destination: DestinationObject) throws {
-        if sqlState.probing {
-            sqlState.defaultAnswered = true
-            return
-        }
-        try createDefaultRelationships(for: destination)
-    }
 
     /// Runs SQL on the new store that ``cancel(with:)`` interrupts; an interrupted statement
     /// ends in the cancellation error.
@@ -102,8 +76,6 @@ final class SetBasedState: @unchecked Sendable {
     }
 
     var sourceAttached = false
-    var probing = false
-    var defaultAnswered = false
     /// The relationships written in SQL so far.
     var written: Set<Written> = []
     /// Facts about the association table learnt during one mapping's SQL relate (which

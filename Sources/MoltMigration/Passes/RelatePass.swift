@@ -5,12 +5,12 @@ import MoltStore
 /// Pass 2: for each entity mapping, each destination object it made goes to the policy's
 /// `createRelationships`.
 ///
-/// When the policy keeps the default `createRelationships` and the mapping's relationship
-/// values are Core Data's own form, the whole mapping is related in SQL instead
-/// (``SetBasedRelate``): the same store, without a call per object. Whether a policy keeps the
-/// default is learnt by calling it for the mapping's first object
-/// (``MigrationManager/keepsDefaultRelationships(_:object:mapping:)``); a policy with its own
-/// `createRelationships` has then simply been called for that object.
+/// How each mapping is related is the run's plan's choice (``RelateRoute``), made before the
+/// run from what each policy type states (``EntityMigrationPolicy/overriddenHooks``), never by
+/// calling a policy. When the policy keeps the default `createRelationships` and the mapping's
+/// relationship values are Core Data's own form, the whole mapping is related in SQL instead
+/// (``SetBasedRelate``): the same store, without a call per object; when the associations the
+/// copy pass made need the objects after all, it is related as below.
 ///
 /// A mapping left to the objects whose policy keeps the default and whose values have Core
 /// Data's default form is related a batch of destination objects at a time
@@ -21,10 +21,9 @@ struct RelatePass {
     let transaction: BatchTransaction
     let progress: ProgressReporter
     let batchSize: Int
-    /// Whether mappings may be related in SQL (off: every object goes to its policy).
-    let allowsSetBased: Bool
-    /// Whether a mapping's relationships may be written a batch of objects at a time.
-    let allowsBatches: Bool
+    /// How each of the pass's mappings is related, as the run's plan chose
+    /// (``MigrationPlanner``); a mapping not listed goes object by object.
+    let routes: [String: RelateRoute]
 
     func run(report: inout MigrationReport) throws {
         let mappings = manager.mappingModel.entityMappings.filter {
@@ -44,27 +43,15 @@ struct RelatePass {
             manager.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             let number = try manager.number(of: mapping.name)
             var after: (root: Int, primaryKey: Int64) = (0, 0)
-            // Whether the policy keeps the default `createRelationships`, once asked (asking
-            // relates the first object when it does not).
-            var keepsDefault: Bool?
-            func probe() throws -> Bool {
-                if let keepsDefault { return keepsDefault }
-                guard let first = try manager.associations.destinations(of: number, after: after, limit: 1).first
-                else { return false }
-                let object = DestinationObject(id: try manager.objectID(first, in: manager.destination))
-                let answer = try manager.keepsDefaultRelationships(policy, object: object, mapping: mapping)
-                if !answer {
-                    after = (first.root, first.primaryKey)
-                    done += 1
-                    try transaction.step()
-                }
-                keepsDefault = answer
-                return answer
-            }
-            if allowsSetBased, manager.isSourceAttached, let plan = try SetBasedRelate.plan(mapping, manager: manager),
-                try probe()
-            {
-                if try manager.runInterruptibly({ try plan.run(manager: manager) }) {
+            var batched: BatchedRelatePlan?
+            switch routes[mapping.name] ?? .objectByObject {
+            case .nothing:
+                done += totals[mapping.name] ?? 0
+                progress.report(.relate, mapping.name, done, total)
+                try endRelationshipCreation(mapping, policy)
+                continue
+            case .setBased(let plan, let fallback):
+                if manager.isSourceAttached, try manager.runInterruptibly({ try plan.run(manager: manager) }) {
                     done += totals[mapping.name] ?? 0
                     report.relatedInSQL.append(mapping.name)
                     try transaction.step()
@@ -74,12 +61,14 @@ struct RelatePass {
                     continue
                 }
                 manager.logger.debug(
-                    "relate: object by object (the associations need it)",
+                    "relate: not in SQL (the associations or the source store need the objects)",
                     metadata: ["molt.mapping": "\(mapping.name)"])
+                batched = fallback
+            case .batched(let plan):
+                batched = plan
+            case .objectByObject:
+                break
             }
-            // With the default `createRelationships`, relationships are written a batch at a time.
-            var batched = allowsBatches ? manager.batchedRelatePlan(mapping) : nil
-            if batched != nil, try !probe() { batched = nil }
             if batched != nil { report.relatedInBatches.append(mapping.name) }
             while true {
                 let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)

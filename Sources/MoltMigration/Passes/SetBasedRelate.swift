@@ -16,7 +16,7 @@ import MoltStore
 /// the associations, and one or two statements write the pairs to the destination's foreign
 /// key column or join table, clearing links of the mapping's objects that are not among them.
 ///
-/// Left to the object-by-object pass (``plan(_:manager:)`` gives nil, or ``run(manager:)`` false
+/// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(manager:)`` false
 /// before writing anything): any other expression; ordered relationships, one-to-ones and
 /// relationships that are their own inverse (their writes depend on the order objects are
 /// visited); destination objects made from several sources or of several entities; and a
@@ -65,12 +65,12 @@ struct SetBasedRelate {
     let links: [Link]
 
     /// The plan for `mapping`'s relationships, or nil when they need the object-by-object pass.
-    static func plan(_ mapping: EntityMapping, manager: MigrationManager) throws -> SetBasedRelate? {
-        let compiled = manager.compiledMapping(mapping)
+    static func plan(_ mapping: EntityMapping, facts: PassFacts) throws -> SetBasedRelate? {
+        let compiled = facts.compiled(mapping)
         guard let sourceName = mapping.sourceEntityName,
-            let source = manager.source.layout.entity(named: sourceName),
+            let source = facts.sourceLayout.entity(named: sourceName),
             let mapped = compiled.resolved.destinationEntity,
-            let destination = manager.destination.layout.entity(named: mapped.name)
+            let destination = facts.destinationLayout.entity(named: mapped.name)
         else { return nil }
         var links: [Link] = []
         for (relationship, expression, _) in compiled.relationships {
@@ -78,14 +78,14 @@ struct SetBasedRelate {
                 let sourceLink = source.relationship(named: value.sourceRelationship),
                 let destinationLink = destination.relationship(named: relationship.name),
                 let sourceLinks = Self.sourceLinks(of: sourceLink, in: source),
-                Self.isWritable(destinationLink, model: manager.destinationModel),
-                let related = manager.source.layout.entity(named: sourceLink.relationship.destinationEntityName),
-                let relatedRoot = manager.source.layout.entity(named: related.rootName)?.number,
-                let targets = manager.destination.layout.entity(named: relationship.destinationEntityName)
+                Self.isWritable(destinationLink, model: facts.destinationModel),
+                let related = facts.sourceLayout.entity(named: sourceLink.relationship.destinationEntityName),
+                let relatedRoot = facts.sourceLayout.entity(named: related.rootName)?.number,
+                let targets = facts.destinationLayout.entity(named: relationship.destinationEntityName)
             else { return nil }
             var targetMapping: Int?
             if let name = value.entityMapping {
-                guard let number = try? manager.number(of: name) else { return nil }
+                guard let number = try? facts.number(of: name) else { return nil }
                 targetMapping = number
             }
             let (fanOut, fanIn): (Int?, Int?)
@@ -104,8 +104,8 @@ struct SetBasedRelate {
                     readFrom: LinkStorage(sourceLink, in: source), sourceFanOut: fanOut, sourceFanIn: fanIn))
         }
         return SetBasedRelate(
-            mapping: mapping, number: try manager.number(of: mapping.name),
-            sourceRoot: manager.source.layout.entity(named: source.rootName)?.number ?? source.number,
+            mapping: mapping, number: try facts.number(of: mapping.name),
+            sourceRoot: facts.sourceLayout.entity(named: source.rootName)?.number ?? source.number,
             source: source, destination: destination, links: links)
     }
 

@@ -45,6 +45,12 @@ public protocol EntityMigrationPolicy: AnyObject {
     static var policyName: String { get }
     /// The selectors ``call(_:arguments:manager:)`` answers (for checking mapping files).
     static var functionSelectors: [String] { get }
+    /// The hooks this type implements itself. The run is planned from it, before any object is
+    /// read (no policy is called to learn what it does): a mapping whose policy does not
+    /// override ``createRelationships(forDestination:mapping:manager:)`` may have its
+    /// relationships set in SQL or a batch at a time. By default every hook, which is always
+    /// correct; state fewer only when it is true.
+    static var overriddenHooks: PolicyHooks { get }
 
     init()
 
@@ -66,6 +72,7 @@ public protocol EntityMigrationPolicy: AnyObject {
 extension EntityMigrationPolicy {
     public static var policyName: String { String(describing: self) }
     public static var functionSelectors: [String] { [] }
+    public static var overriddenHooks: PolicyHooks { .all }
 
     public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
@@ -80,7 +87,7 @@ extension EntityMigrationPolicy {
     public func createRelationships(
         forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try manager.createRelationshipsByDefault(for: destination)
+        try manager.createDefaultRelationships(for: destination)
     }
 
     public func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
@@ -99,6 +106,7 @@ extension EntityMigrationPolicy {
 /// The policy used by entity mappings that name none: Core Data's default behaviour.
 public final class DefaultEntityMigrationPolicy: EntityMigrationPolicy {
     public static var policyName: String { "default" }
+    public static var overriddenHooks: PolicyHooks { [] }
     public init() {}
 }
 

@@ -12,11 +12,15 @@ public struct MigrationOptions: Sendable {
     public var batchSize = 500
     /// Objects written per transaction of the new store.
     public var transactionSize = 5000
-    /// Let a mapping that needs no per-object work (no policy, no filter, values SQL can
-    /// compute) run as SQL over a copy of the store instead of object by object, and let the
-    /// relate pass set Core Data's default relationship values in SQL (see `SetBasedRelate`).
+    /// Let a single-pass step whose mapping needs no per-object work (no policy, no filter,
+    /// values SQL can compute) run as SQL over a copy of the store instead of object by object.
     /// The result is the same store; off, every object goes through the passes.
     public var allowsSQLCopy = true
+    /// Let the relate pass set a mapping's relationships in SQL when its policy keeps Core
+    /// Data's default `createRelationships` and the values are Core Data's default form (see
+    /// `SetBasedRelate`). The result is the same store; off, relationships are written through
+    /// the objects.
+    public var allowsSetBasedRelate = true
     /// Let the relate pass write a relationship for a batch of objects at once when their
     /// policy keeps the default `createRelationships` and the values are Core Data's default
     /// form (see `MigrationManager.relateBatchByDefault`). The result is the same store; off,

@@ -31,7 +31,7 @@ public struct MigrationReport: Sendable {
     /// object loaded (see ``MigrationOptions/allowsSQLCopy``).
     public var setBased = false
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
-    /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSQLCopy``).
+    /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSetBasedRelate``).
     public var relatedInSQL: [String] = []
     /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
     /// time (see ``MigrationOptions/allowsBatchedRelationships``).
@@ -48,6 +48,9 @@ public struct MigrationReport: Sendable {
     public var passes = 1
     /// Destination objects policies deleted (cascades included).
     public var deletedObjects = 0
+    /// How the run was carried out, chosen before any work, with the reason for each choice
+    /// (nil for a store that was already migrated).
+    public var plan: MigrationPlan?
     /// Seconds the migration took.
     public var duration: Double = 0
 

@@ -32,6 +32,11 @@ package struct LinkAssignment {
 extension ObjectWriter {
     /// Whether ``setLinks(_:_:)`` can write `relationship` of `entity`.
     package func canSetLinksInBatches(_ relationship: String, of entity: String) -> Bool {
+        Self.canSetLinksInBatches(relationship, of: entity, layout: layout)
+    }
+
+    /// Whether ``setLinks(_:_:)`` can write `relationship` of `entity` in a store of `layout`.
+    package static func canSetLinksInBatches(_ relationship: String, of entity: String, layout: StoreLayout) -> Bool {
         guard let owner = layout.entity(named: entity), let link = owner.relationship(named: relationship) else {
             return false
         }

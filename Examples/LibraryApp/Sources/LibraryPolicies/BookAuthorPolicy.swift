@@ -8,6 +8,7 @@ import Molt
 /// The Core Data original would keep the authors met so far in the migration manager's
 /// `userInfo`, as this does.
 public final class BookAuthorPolicy: EntityMigrationPolicy {
+    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let authorsKey = "authorsByName"
 
     public init() {}

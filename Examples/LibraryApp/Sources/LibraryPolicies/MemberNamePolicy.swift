@@ -3,6 +3,7 @@ import Molt
 /// Library 2 → Library 3: a member's `fullName` becomes `firstName` (all but the last word)
 /// and `lastName` (the last word); a one-word name is a last name.
 public final class MemberNamePolicy: EntityMigrationPolicy {
+    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     public init() {}
 
     public func createDestinationInstances(

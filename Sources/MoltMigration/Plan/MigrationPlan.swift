@@ -1,0 +1,93 @@
+/// How one run migrates a store, decided once, before any work, by ``MigrationPlanner``: the
+/// route of the step, and for each pass how each entity mapping's relationships are set, each
+/// choice with its reason. The drivers carry it out; nothing else chooses a route.
+///
+/// Every route gives the store the object-by-object route gives (the differential test runs
+/// generated models, stores and mappings through each route, forced one at a time, and
+/// compares them); a faster route is taken only where that is known to hold.
+public struct MigrationPlan: Sendable, Equatable {
+    /// How the step's store is made.
+    public enum Route: String, Sendable, Equatable, CaseIterable {
+        /// The store itself is changed with SQL in one transaction (an inferred mapping).
+        case inPlace = "in place"
+        /// A copy of the store is changed with SQL, then validated and swapped in (a mapping
+        /// file that needs no object loaded).
+        case sqlOnCopy = "SQL on a copy"
+        /// Core Data's two-stack copy: every object read, made and related by the passes.
+        case objects = "object by object"
+    }
+
+    public var route: Route
+    /// Why this route, in a sentence.
+    public var reason: String
+    /// The passes of the step, in order (one for most steps). For the in-place and SQL routes,
+    /// the one pass's mappings are all run by SQL and list no relate strategy.
+    public var passes: [PassPlan]
+
+    public init(route: Route, reason: String, passes: [PassPlan]) {
+        self.route = route
+        self.reason = reason
+        self.passes = passes
+    }
+}
+
+/// One pass of a step: one mapping model run into the new store.
+public struct PassPlan: Sendable, Equatable {
+    /// From 1.
+    public var number: Int
+    /// The mapping model's file, when it was read from one.
+    public var mappingFile: String?
+    /// How each entity mapping that reads source objects has its relationships set, in the
+    /// mapping model's order (object-by-object route only).
+    public var relate: [RelatePlan]
+
+    public init(number: Int, mappingFile: String?, relate: [RelatePlan]) {
+        self.number = number
+        self.mappingFile = mappingFile
+        self.relate = relate
+    }
+}
+
+/// How the relate pass sets one entity mapping's relationships.
+public struct RelatePlan: Sendable, Equatable {
+    public enum Strategy: String, Sendable, Equatable, CaseIterable {
+        /// No relationship value to set.
+        case nothing = "nothing to relate"
+        /// A few SQL statements for the whole mapping (Core Data's default values, the
+        /// policy's own `createRelationships` not overridden). When the associations the copy
+        /// pass made need it (a source object made into several destinations of a to-one…), the
+        /// mapping falls back to batches or objects, which the report says.
+        case setBased = "in SQL"
+        /// The default values computed per object, written a batch of objects at a time.
+        case batched = "in batches"
+        /// The policy's `createRelationships` called for each destination object.
+        case objectByObject = "object by object"
+    }
+
+    public var mapping: String
+    public var strategy: Strategy
+    public var reason: String
+
+    public init(mapping: String, strategy: Strategy, reason: String) {
+        self.mapping = mapping
+        self.strategy = strategy
+        self.reason = reason
+    }
+}
+
+extension MigrationPlan: CustomStringConvertible {
+    /// The plan as lines: the route and its reason, then each pass and its mappings.
+    public var description: String {
+        var lines = ["Route: \(route.rawValue) (\(reason))"]
+        for pass in passes {
+            if passes.count > 1 || !pass.relate.isEmpty {
+                let file = pass.mappingFile.map { " (\($0))" } ?? ""
+                lines.append("Pass \(pass.number) of \(passes.count)\(file):")
+            }
+            for relate in pass.relate {
+                lines.append("  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,165 @@
+internal import Foundation
+internal import MoltCore
+internal import MoltMapping
+internal import MoltModel
+internal import MoltSQLite
+internal import MoltStore
+
+/// Chooses, once per step and before any work, how the step runs (``MigrationPlan``): in place,
+/// SQL on a copy, or object by object, and for each pass how each mapping's relationships are
+/// set. It reads the models, the mapping models, the policies' own statements of what they
+/// override (``EntityMigrationPolicy/overriddenHooks``), and, from the store, only what decides
+/// a route (triggers and views, the external-data folder). It calls no policy.
+///
+/// The rules, each a reason the plan gives:
+/// - A step of several mapping models (passes) runs every pass object by object: each pass
+///   adds to what earlier ones made, as Core Data's successive `migrateStore` calls into one
+///   destination do, and the SQL routes run one mapping model.
+/// - In place and SQL on a copy need a mapping SQL can run exactly (``InPlacePlan``: no policy,
+///   no filter, values SQLite computes from the object's own row), no attribute kept in an
+///   external file, and no trigger or view in the store (they name tables that are rebuilt).
+/// - A mapping's relationships are set in SQL or in batches only when its policy does not
+///   override `createRelationships` and every value is Core Data's default form.
+struct MigrationPlanner {
+    let store: URL
+    let source: ObjectModel
+    let destination: ObjectModel
+    let mappings: [MappingModel]
+    let resolvers: [MappingResolver]
+    /// For each pass, the policy type of each entity mapping that reads source objects.
+    let policyTypes: [[String: any EntityMigrationPolicy.Type]]
+    let options: MigrationOptions
+    /// Whether the store itself may be changed (an inferred mapping); otherwise the step is
+    /// heavyweight and the store is only read.
+    let inPlaceAllowed: Bool
+    let started: Date
+
+    func make() throws -> (plan: MigrationPlan, work: PlannedWork) {
+        let sourceLayout = try StoreLayout(model: source)
+        let destinationLayout = try StoreLayout(model: destination)
+        let objectReason: String
+        switch try stepRoute(sourceLayout, destinationLayout) {
+        case .sql(let route, let reason, let inPlace):
+            let pass = PassPlan(number: 1, mappingFile: mappings.first?.sourceFile, relate: [])
+            return (MigrationPlan(route: route, reason: reason, passes: [pass]), PlannedWork(inPlace: inPlace))
+        case .objects(let reason):
+            objectReason = reason
+        }
+        var work = PlannedWork()
+        var passes: [PassPlan] = []
+        for (index, mapping) in mappings.enumerated() {
+            let facts = PassFacts(
+                sourceLayout: sourceLayout, destinationLayout: destinationLayout, resolver: resolvers[index])
+            var routes: [String: RelateRoute] = [:]
+            var relate: [RelatePlan] = []
+            for entityMapping in mapping.entityMappings {
+                guard let policy = policyTypes[index][entityMapping.name] else { continue }
+                let (route, plan) = try relateRoute(entityMapping, policy: policy, facts: facts)
+                routes[entityMapping.name] = route
+                relate.append(plan)
+            }
+            work.relate.append(routes)
+            passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
+        }
+        return (MigrationPlan(route: .objects, reason: objectReason, passes: passes), work)
+    }
+
+    /// The step's route, before the passes are looked at.
+    private enum StepRoute {
+        case sql(MigrationPlan.Route, String, InPlacePlan)
+        case objects(String)
+    }
+
+    /// The in-place or SQL-on-a-copy route when the step can take it, else why not.
+    private func stepRoute(_ sourceLayout: StoreLayout, _ destinationLayout: StoreLayout) throws -> StepRoute {
+        func objects(_ reason: String) -> StepRoute { .objects(reason) }
+        if mappings.count > 1 {
+            return objects(
+                "the step has \(mappings.count) passes; each adds to what earlier passes made, so every pass runs its objects"
+            )
+        }
+        if !inPlaceAllowed, !options.allowsSQLCopy {
+            return objects("running a mapping file as SQL is switched off")
+        }
+        if !inPlaceAllowed, let entity = Self.externalStorageEntity(source) ?? Self.externalStorageEntity(destination) {
+            return objects("\(entity) keeps values in external files, which only the object path reads and writes")
+        }
+        if !inPlaceAllowed, FileOperations.exists(StoreFiles(store).support) {
+            return objects("the store has a support folder of external files")
+        }
+        if let named = try Self.triggersAndViews(store) {
+            return objects("the store has \(named), which name tables SQL would rebuild")
+        }
+        do {
+            let plan = try InPlacePlan(
+                source: sourceLayout, destination: destinationLayout, resolver: resolvers[0],
+                expressions: RowExpressions(startDate: started))
+            return inPlaceAllowed
+                ? .sql(.inPlace, "the inferred mapping changes tables SQL rewrites in one transaction", plan)
+                : .sql(
+                    .sqlOnCopy,
+                    "no entity mapping needs objects loaded: no policy, no filter, every value SQL computes",
+                    plan)
+        } catch let obstacle as InPlaceObstacle {
+            return objects(obstacle.reason)
+        }
+    }
+
+    /// How `mapping`'s relationships are set, and why.
+    private func relateRoute(
+        _ mapping: EntityMapping, policy: any EntityMigrationPolicy.Type, facts: PassFacts
+    ) throws -> (RelateRoute, RelatePlan) {
+        func plan(_ route: RelateRoute, _ strategy: RelatePlan.Strategy, _ reason: String) -> (RelateRoute, RelatePlan)
+        {
+            (route, RelatePlan(mapping: mapping.name, strategy: strategy, reason: reason))
+        }
+        if policy.overriddenHooks.contains(.createRelationships) {
+            let stated = policy == DefaultEntityMigrationPolicy.self ? "" : " (as its type states, or does not deny)"
+            return plan(
+                .objectByObject, .objectByObject,
+                "its policy \(policy.policyName) has its own createRelationships\(stated)")
+        }
+        let compiled = facts.compiled(mapping)
+        if compiled.relationships.isEmpty {
+            return plan(.nothing, .nothing, "no relationship value")
+        }
+        let batched = options.allowsBatchedRelationships ? BatchedRelatePlan(mapping, facts: facts) : nil
+        if options.allowsSetBasedRelate, let setBased = try SetBasedRelate.plan(mapping, facts: facts) {
+            return plan(
+                .setBased(setBased, fallback: batched), .setBased,
+                "default relationship values, which SQL writes exactly")
+        }
+        if let batched {
+            let why =
+                options.allowsSetBasedRelate
+                ? "default relationship values; SQL cannot write them exactly (order, a one-to-one, or several sources)"
+                : "default relationship values; relationships in SQL are switched off"
+            return plan(.batched(batched), .batched, why)
+        }
+        let why: String
+        if !options.allowsSetBasedRelate && !options.allowsBatchedRelationships {
+            why = "relationships in SQL and in batches are switched off"
+        } else if compiled.canonicalRelationships.contains(where: { $0 == nil }) {
+            why = "a relationship value is not Core Data's default form"
+        } else {
+            why = "its relationships must be written in the order objects are visited"
+        }
+        return plan(.objectByObject, .objectByObject, why)
+    }
+
+    /// The first entity with an attribute kept in external files, if any.
+    static func externalStorageEntity(_ model: ObjectModel) -> String? {
+        model.entities.first { $0.attributes.contains(where: \.usesExternalStorage) }?.name
+    }
+
+    /// "trigger t, view v" when the store has triggers or views; nil when it has none.
+    static func triggersAndViews(_ store: URL) throws -> String? {
+        let opened = try SQLiteStore(at: store, readOnly: true)
+        defer { opened.connection.close() }
+        let rows = try opened.connection.rows(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY type, name")
+        guard !rows.isEmpty else { return nil }
+        return rows.prefix(3).map { "\($0[0].textValue ?? "") \($0[1].textValue ?? "")" }.joined(separator: ", ")
+            + (rows.count > 3 ? " and \(rows.count - 3) more" : "")
+    }
+}
