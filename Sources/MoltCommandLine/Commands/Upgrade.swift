@@ -206,7 +206,7 @@ final class StepPrinter: @unchecked Sendable {
         case .handlerFinished(let stage, let phase):
             line("  \(phase.rawValue) of stage \(stage.name) done")
         case .stepFinished(let report):
-            let how = report.plan?.route.rawValue ?? (report.inPlace ? "in place" : "copied")
+            let how = report.migration.plan?.route.rawValue ?? (report.inPlace ? "in place" : "copied")
             line("  done in \(String(format: "%.2f", report.duration)) s (\(how))")
         case .handlerStarted:
             break
