@@ -12,20 +12,3 @@ enum RelateRoute {
     /// The policy's `createRelationships` for each object.
     case objectByObject
 }
-
-/// The executable side of a plan: what each route needs, worked out by the planner.
-struct PlannedWork {
-    /// The in-place plan, for the in-place and SQL-on-a-copy routes.
-    var inPlace: InPlacePlan?
-    /// For each pass, each entity mapping's relate route by name (object-by-object route).
-    var relate: [[String: RelateRoute]] = []
-    /// Whether any mapping may be related in SQL (the source store is then attached).
-    var relatesInSQL: Bool {
-        relate.contains { pass in
-            pass.values.contains {
-                if case .setBased = $0 { return true }
-                return false
-            }
-        }
-    }
-}
