@@ -92,49 +92,35 @@ struct Migrate: ParsableCommand {
         }
     }
 
-    /// Migrates the store whose lock `held` is, in `context`.
+    /// Migrates the store whose lock `held` is, in `context`, with the library's entry point
+    /// for one step (``StoreMigration``: recovery, "already migrated", the source model, the
+    /// plan and the run, in one place).
     private func migrate(
         held: MigrationLock, context: RunContext, passes: [MappingModel], mapping: MappingModel?,
         destination: ObjectModel
     ) throws {
-        let url = held.store
-        try StoreRecovery.recover(locked: held, logger: context.logger)
-        if try SQLiteStore(at: url, logger: context.logger).metadata.entityVersionHashes
-            == destination.entityVersionHashes()
-        {
-            if runOptions.json {
-                var report = MigrationReport()
-                report.alreadyMigrated = true
-                try Output.json(MigrationJSON(report, from: destination.name, to: destination.name))
-                return
-            }
-            Output.line(
-                "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
-            )
-            return
-        }
-        let source = try sourceModel(for: url, mapping: mapping, waited: held.waited)
-        let migration: any Migration<MigrationReport> =
-            passes.isEmpty
-            ? try LightweightMigration(
-                store: url, source: source, destination: destination, options: runOptions.migrationOptions,
-                context: context)
-            : HeavyweightMigration(
-                store: url, source: source, destination: destination, mappings: passes,
-                options: runOptions.migrationOptions, context: context)
+        let migration = StoreMigration(
+            store: held.store, from: try ModelArguments.source(models.from), version: models.fromVersion,
+            to: destination, mappings: passes, options: runOptions.migrationOptions, context: context)
+        migration.allowsEmbeddedSourceModel = sourceModelFromStore
         if planOnly {
-            let plan =
-                passes.isEmpty
-                ? try (migration as? LightweightMigration)?.plan()
-                : try (migration as? HeavyweightMigration)?.plan()
-            try printPlan(plan, source: source, destination: destination)
+            let plan = try migration.plan()
+            let source = plan == nil ? destination.name : try migration.chosenSourceModel().model.name
+            try printPlan(plan, source: source, destination: destination.name)
             return
         }
         let report = try migration.run()
+        if report.usedEmbeddedSourceModel {
+            Output.note("using the store's embedded model: its hashes match the store")
+        }
         if runOptions.json {
-            try Output.json(MigrationJSON(report, from: source.name, to: destination.name))
+            try Output.json(MigrationJSON(report, from: report.sourceModelName, to: destination.name))
+        } else if report.alreadyMigrated {
+            Output.line(
+                "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
+            )
         } else {
-            print(report: report, source: source, destination: destination)
+            print(report: report, source: report.sourceModelName, destination: destination.name)
         }
     }
 
@@ -149,20 +135,19 @@ struct Migrate: ParsableCommand {
     }
 
     /// `--plan`: the plan, as text or JSON.
-    func printPlan(_ plan: MigrationPlan?, source: ObjectModel, destination: ObjectModel) throws {
+    func printPlan(_ plan: MigrationPlan?, source: String?, destination: String?) throws {
         if runOptions.json {
             try Output.json(
                 PlanOnlyJSON(
-                    from: source.name, to: destination.name, alreadyMigrated: plan == nil,
-                    plan: plan.map(RouteJSON.init)))
+                    from: source, to: destination, alreadyMigrated: plan == nil, plan: plan.map(RouteJSON.init)))
             return
         }
         guard let plan else {
-            Output.line("\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate.")
+            Output.line("\(store) is already at \(destination ?? "the destination version"): nothing to migrate.")
             return
         }
         Output.line(
-            "Plan for \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") (nothing was changed):"
+            "Plan for \(store) from \(source ?? "source") to \(destination ?? "destination") (nothing was changed):"
         )
         for line in plan.description.split(separator: "\n") { Output.line("  " + line) }
     }
@@ -190,38 +175,11 @@ struct Migrate: ParsableCommand {
         return first
     }
 
-    /// The source model: the version given, or the bundle version whose hashes match the store.
-    func sourceModel(for url: URL, mapping: MappingModel?, waited: Bool = false) throws -> ObjectModel {
-        if let version = models.fromVersion {
-            return try ModelPairOptions.model(models.from, version: version, side: "source", useCurrent: false)
-        }
-        let source = try ModelArguments.source(models.from)
-        let store = try SQLiteStore(at: url)
-        let choice = try store.sourceModel(from: source, allowsEmbeddedSourceModel: sourceModelFromStore)
-        let model = choice.model
-        if choice.isEmbedded {
-            Output.note("using the store's embedded model: its hashes match the store")
-            return model
-        }
-        if let expected = mapping?.sourceModelName, let actual = model.name, expected != actual {
-            throw MoltError(
-                .missingMappingModel,
-                "the store is at version \"\(actual)\", but the mapping file goes from \"\(expected)\"\(waited ? " (another migration changed the store while this one waited)" : "")",
-                location: SourceLocation(file: store.url.path),
-                recovery: "Use the mapping file that starts at \"\(actual)\" (or --from-version to insist).")
-        }
-        return model
-    }
-
-    func print(report: MigrationReport, source: ObjectModel, destination: ObjectModel) {
-        guard !report.alreadyMigrated else {
-            Output.line("\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate.")
-            return
-        }
+    func print(report: MigrationReport, source: String?, destination: String?) {
         let headline =
             report.dryRun
-            ? "Dry run of \(store) from \(source.name ?? "source") to \(destination.name ?? "destination"): the store was not changed."
-            : "Migrated \(store) from \(source.name ?? "source") to \(destination.name ?? "destination") in \(String(format: "%.2f", report.duration)) s."
+            ? "Dry run of \(store) from \(source ?? "source") to \(destination ?? "destination"): the store was not changed."
+            : "Migrated \(store) from \(source ?? "source") to \(destination ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
         if let plan = report.plan { Output.line("Route: \(plan.route.rawValue) (\(plan.reason)).") }
         if !mappings.isEmpty, report.setBased {
@@ -260,7 +218,7 @@ struct Migrate: ParsableCommand {
                     [$0, String(report.destinationCounts[$0]!)]
                 }
         ).forEach { Output.line($0) }
-        Output.discards(report.discarded, into: destination.name, dryRun: report.dryRun)
+        Output.discards(report.discarded, into: destination, dryRun: report.dryRun)
         if let files = report.externalFiles {
             Output.line(
                 "External data: the \(report.dryRun ? "migrated copy" : "new store") refers to \(files) file\(files == 1 ? "" : "s") in _EXTERNAL_DATA."

@@ -48,6 +48,12 @@ public struct MigrationReport: Sendable {
     public var passes = 1
     /// Destination objects policies deleted (cascades included).
     public var deletedObjects = 0
+    /// The source model's version name, when a ``StoreMigration`` chose it (the destination's
+    /// for a store already migrated).
+    public var sourceModelName: String?
+    /// Whether the source model was the store's own embedded model (`Z_MODELCACHE`), no version
+    /// given matching the store.
+    public var usedEmbeddedSourceModel = false
     /// How the run was carried out, chosen before any work, with the reason for each choice
     /// (nil for a store that was already migrated).
     public var plan: MigrationPlan?
