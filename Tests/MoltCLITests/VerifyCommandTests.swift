@@ -148,7 +148,8 @@ struct VerifyCommandTests {
                 with: #"<entity-mapping name="AuthorToAuthor" type="custom" policy="VerifyRefusingPolicy""#)
         try text.write(to: mappingFolder.appendingPathComponent("Blog-to-Blog2.xml"), atomically: true, encoding: .utf8)
         let inputs = try UpgradeInputs(
-            models: bundle, mappings: mappingFolder.path, orderByName: false, logger: Logger(label: "test"))
+            models: URL(fileURLWithPath: bundle), mappings: mappingFolder, orderByName: false,
+            logger: Logger(label: "test"))
         let work = folder.path("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let check = VerifyCheck(inputs: inputs, destination: nil, workFolder: work, logger: Logger(label: "test"))

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Logging
+import Molt
 
 /// What `upgrade` and `verify` upgrade with: the model versions, the mapping files, the
 /// destination and how versions are ordered.
@@ -20,6 +22,8 @@ struct UpgradeSourceOptions: ParsableArguments {
 
     /// The versions, mapping files and order, read.
     func read(logger: Logger) throws -> UpgradeInputs {
-        try UpgradeInputs(models: models, mappings: mappings, orderByName: orderByName, logger: logger)
+        try UpgradeInputs(
+            models: URL(fileURLWithPath: models), mappings: URL(fileURLWithPath: mappings), orderByName: orderByName,
+            logger: logger)
     }
 }

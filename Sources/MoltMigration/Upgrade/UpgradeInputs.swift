@@ -1,0 +1,55 @@
+public import Foundation
+public import Logging
+
+/// What an upgrade is given, read from where a team keeps it: the model versions (a
+/// `.xcdatamodeld` bundle or a folder of `.xcdatamodel` versions) and a folder of mapping files
+/// with, optionally, its `versions.txt` (the version order, and `passes:` lines ordering the
+/// passes of a step; see ``VersionOrder`` and ``PassOrder``).
+///
+/// ```swift
+/// let inputs = try UpgradeInputs(models: bundleURL, mappings: mappingsURL)
+/// let upgrade = StoreUpgrade(store: storeURL, inputs: inputs)
+/// ```
+public struct UpgradeInputs: Sendable {
+    public let versions: UpgradeVersions
+    /// The folder's mapping files, passes of one step in the order they run.
+    public let mappingFiles: [UpgradeMappingFile]
+    /// The version order: `versions.txt` when the folder has one, else by name when
+    /// `orderByName`, else worked out (``VersionOrder/automatic``).
+    public let order: VersionOrder
+
+    /// Reads the versions and the folder. `orderByName` applies only when the folder has no
+    /// `versions.txt` (a notice is logged when both are there).
+    public init(
+        models: URL, mappings: URL, orderByName: Bool = false, logger: Logger = Logger(label: "molt.upgrade")
+    ) throws {
+        let orderFile = mappings.appendingPathComponent(VersionOrder.fileName)
+        let hasOrderFile = FileManager.default.fileExists(atPath: orderFile.path)
+        if hasOrderFile {
+            order = try VersionOrder.read(contentsOf: orderFile)
+            if orderByName {
+                logger.notice("\(orderFile.path) gives the version order; --order-by-name is ignored")
+            }
+        } else {
+            order = orderByName ? .byName : .automatic
+        }
+        versions = try UpgradeVersions(contentsOf: models)
+        var files = try UpgradeMappingFile.readFolder(mappings, logger: logger)
+        if hasOrderFile {
+            files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
+        }
+        mappingFiles = files
+    }
+}
+
+extension StoreUpgrade {
+    /// An upgrade with what ``UpgradeInputs`` read.
+    public convenience init(
+        store: URL, inputs: UpgradeInputs, to destination: String? = nil, stages: [UpgradeStage] = [],
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
+    ) {
+        self.init(
+            store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles, order: inputs.order,
+            to: destination, stages: stages, options: options, context: context)
+    }
+}
