@@ -1,4 +1,4 @@
-/// How one run migrates a store, decided once, before any work, by ``MigrationPlanner``: the
+/// How one run migrates a store, decided once, before any work, by the run's planner: the
 /// route of the step, and for each pass how each entity mapping's relationships are set, each
 /// choice with its reason. The drivers carry it out; nothing else chooses a route.
 ///
