@@ -33,7 +33,8 @@ struct BatchedRelatePlan {
         self.batched = batched
     }
 
-    private static func sharesHierarchy(_ first: String, _ second: String, in model: ObjectModel) -> Bool {
+    /// Whether the two entities have the same root entity in `model`.
+    static func sharesHierarchy(_ first: String, _ second: String, in model: ObjectModel) -> Bool {
         func root(_ name: String) -> String {
             var current = name
             var seen: Set<String> = []

@@ -106,6 +106,9 @@ public final class MigrationManager {
         let mappingModel = mappingResolver.mappingModel
         if number != passNumber {
             try associations.removeAll()
+            // What earlier passes wrote in SQL names their mappings' numbers, which this pass
+            // gives to its own mappings.
+            sqlState.written = []
         }
         passNumber = number
         self.mappingModel = mappingModel

@@ -93,7 +93,9 @@ extension SetBasedRelate {
 
     func strategy(for link: Link, manager: MigrationManager) throws -> Strategy {
         let connection = manager.destination.store.connection
-        if let target = link.targetMapping,
+        // A to-one whose source side may hold several objects is not skipped: the object path
+        // computes its value and fails when it has more than one (the pairs' check falls back).
+        if let target = link.targetMapping, link.relationship.isToMany || link.sourceFanOut == 1,
             let inverse = manager.sqlState.written.first(where: {
                 $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                     && $0.targetMapping == number

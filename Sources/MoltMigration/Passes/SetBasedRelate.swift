@@ -17,9 +17,10 @@ import MoltStore
 /// key column or join table, clearing links of the mapping's objects that are not among them.
 ///
 /// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(manager:)`` false
-/// before writing anything): any other expression; ordered relationships, one-to-ones and
-/// relationships that are their own inverse (their writes depend on the order objects are
-/// visited); destination objects made from several sources or of several entities; and a
+/// before writing anything): any other expression; ordered relationships, one-to-ones,
+/// relationships that are their own inverse, and a relationship the mapping writes together
+/// with its inverse within one hierarchy (their writes depend on the order objects and
+/// relationships are visited); destination objects made from several sources or of several entities; and a
 /// to-one whose source objects map to several destination objects (the first found wins,
 /// which depends on order). Every relationship stores both of its sides in one place (a column
 /// or a join table), so the images of its two sides agree and the order in which the two
@@ -72,6 +73,18 @@ struct SetBasedRelate {
             let mapped = compiled.resolved.destinationEntity,
             let destination = facts.destinationLayout.entity(named: mapped.name)
         else { return nil }
+        // Two relationships of the mapping that are each other's inverse, between objects of
+        // one hierarchy, write the same links from both sides: the object path's result then
+        // depends on the order it sets them, which a set of links does not have.
+        let names = Set(compiled.relationships.map(\.relationship.name))
+        for (relationship, _, _) in compiled.relationships {
+            if let inverse = facts.destinationModel.inverse(of: relationship), names.contains(inverse.name),
+                BatchedRelatePlan.sharesHierarchy(
+                    relationship.destinationEntityName, mapped.name, in: facts.destinationModel)
+            {
+                return nil
+            }
+        }
         var links: [Link] = []
         for (relationship, expression, _) in compiled.relationships {
             guard let value = CanonicalRelationshipValue(expression.expression),
