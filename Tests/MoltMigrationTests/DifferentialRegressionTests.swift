@@ -172,4 +172,39 @@ struct DifferentialRegressionTests {
             ])
         for result in results { _ = try result.get() }
     }
+    @Test("a relationship whose inverse another mapping writes with other links: set in mapping order")
+    func sidesWrittenByTwoMappingsDisagree() throws {
+        let entities = """
+            <entity name="Alpha" representedClassName="Alpha">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="charlie" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Charlie" inverseName="alphas" inverseEntity="Charlie"/>
+            </entity>
+            <entity name="Charlie" representedClassName="Charlie" isAbstract="YES">
+                <attribute name="count" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <relationship name="alphas" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Alpha" inverseName="charlie" inverseEntity="Alpha"/>
+            </entity>
+            <entity name="Delta" representedClassName="Delta" parentEntity="Alpha"/>
+            <entity name="Echo" representedClassName="Echo" parentEntity="Charlie"/>
+            """
+        let results = try compareRoutes(
+            source: entities, destination: entities,
+            seed: """
+                {"format": "molt-objects", "version": 1, "entities": {
+                  "Alpha": [{"@id": "Alpha/1", "name": "a", "charlie": "Echo/3"}],
+                  "Delta": [{"@id": "Delta/2", "name": "d", "charlie": "Echo/3"}],
+                  "Echo": [{"@id": "Echo/3", "count": 2}]}}
+                """,
+            passes: [
+                """
+                <mapping-model format="1" source-model="V1" destination-model="V2">
+                    <entity-mapping name="AlphaToAlpha" type="copy" source="Alpha" destination="Alpha"/>
+                    <entity-mapping name="DeltaToDelta" type="copy" source="Delta" destination="Delta"/>
+                    <entity-mapping name="EchoToEcho" type="transform" source="Echo" destination="Echo">
+                        <relationship name="alphas" value="FUNCTION($manager, 'destinationInstancesForEntityMappingNamed:sourceInstances:', 'AlphaToAlpha', $source.alphas)"/>
+                    </entity-mapping>
+                </mapping-model>
+                """
+            ])
+        for result in results { _ = try result.get() }
+    }
 }

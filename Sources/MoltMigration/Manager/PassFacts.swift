@@ -11,6 +11,12 @@ struct PassFacts {
     let destinationLayout: StoreLayout
     let resolver: MappingResolver
     private let numbers: [String: Int]
+    private let cache = CompiledCache()
+
+    /// The pass's compiled mappings, made once (``compiled(_:)``).
+    private final class CompiledCache {
+        var byName: [String: CompiledMapping] = [:]
+    }
 
     init(sourceLayout: StoreLayout, destinationLayout: StoreLayout, resolver: MappingResolver) {
         self.sourceLayout = sourceLayout
@@ -25,9 +31,41 @@ struct PassFacts {
 
     var destinationModel: ObjectModel { destinationLayout.model }
 
-    /// The mapping's values, resolved and compiled.
+    /// The mapping's values, resolved and compiled (once per pass).
     func compiled(_ mapping: EntityMapping) -> CompiledMapping {
-        CompiledMapping(resolved: resolver.resolve(mapping), sourceModel: sourceLayout.model)
+        if let made = cache.byName[mapping.name] { return made }
+        let made = CompiledMapping(resolved: resolver.resolve(mapping), sourceModel: sourceLayout.model)
+        cache.byName[mapping.name] = made
+        return made
+    }
+
+    /// Whether every mapping of the pass that writes the inverse of `mapping`'s relationship
+    /// `relationship` (whose value is `value`) writes the very links this side writes, so
+    /// that the order in which the two sides are written cannot matter: each is Core Data's
+    /// default form over the two sides of one source relationship, and each side's mapping
+    /// names the other side's (or any). When some writer disagrees, the object path's result
+    /// depends on which side is written last.
+    func sidesAgree(
+        _ relationship: Relationship, value: CanonicalRelationshipValue, in mapping: EntityMapping
+    ) -> Bool {
+        let model = destinationModel
+        guard let inverse = model.inverse(of: relationship) else { return true }
+        let sourceInverse = mapping.sourceEntityName
+            .flatMap { sourceLayout.entity(named: $0)?.relationship(named: value.sourceRelationship) }
+            .flatMap { sourceLayout.model.inverse(of: $0.relationship) }?.name
+        for other in resolver.mappingModel.entityMappings where other.kind.readsSource {
+            let compiled = compiled(other)
+            guard let entity = compiled.resolved.destinationEntity,
+                BatchedRelatePlan.sharesHierarchy(entity.name, relationship.destinationEntityName, in: model),
+                let index = compiled.relationships.firstIndex(where: { $0.relationship.name == inverse.name })
+            else { continue }
+            guard let otherValue = compiled.canonicalRelationships[index], let sourceInverse,
+                otherValue.sourceRelationship == sourceInverse,
+                value.entityMapping == nil || value.entityMapping == other.name,
+                otherValue.entityMapping == nil || otherValue.entityMapping == mapping.name
+            else { return false }
+        }
+        return true
     }
 
     /// The mapping's number in its pass, from 1 (what the association table records).

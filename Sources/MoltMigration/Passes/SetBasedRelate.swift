@@ -19,8 +19,9 @@ import MoltStore
 /// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(manager:)`` false
 /// before writing anything): any other expression; ordered relationships, one-to-ones,
 /// relationships that are their own inverse, and a relationship the mapping writes together
-/// with its inverse within one hierarchy (their writes depend on the order objects and
-/// relationships are visited); destination objects made from several sources or of several entities; and a
+/// with its inverse within one hierarchy, and a relationship whose inverse another mapping
+/// writes with other links (``PassFacts/sidesAgree(_:value:in:)``: their writes depend on the
+/// order objects and relationships are visited); destination objects made from several sources or of several entities; and a
 /// to-one whose source objects map to several destination objects (the first found wins,
 /// which depends on order). Every relationship stores both of its sides in one place (a column
 /// or a join table), so the images of its two sides agree and the order in which the two
@@ -88,6 +89,7 @@ struct SetBasedRelate {
         var links: [Link] = []
         for (relationship, expression, _) in compiled.relationships {
             guard let value = CanonicalRelationshipValue(expression.expression),
+                facts.sidesAgree(relationship, value: value, in: mapping),
                 let sourceLink = source.relationship(named: value.sourceRelationship),
                 let destinationLink = destination.relationship(named: relationship.name),
                 let sourceLinks = Self.sourceLinks(of: sourceLink, in: source),
