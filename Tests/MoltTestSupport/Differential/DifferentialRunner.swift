@@ -1,0 +1,216 @@
+public import Foundation
+public import Molt
+
+/// Runs a ``DifferentialCase`` by every route on its own copy of one seeded store and compares
+/// each with the reference route (object by object): the same `molt dump` of the result, or
+/// both failing with the same ``MoltError`` code and the failed copy unchanged; the same
+/// report counts (``ReportCounts``); the same files left beside the store.
+public struct DifferentialRunner: Sendable {
+    /// The ways the engine can migrate.
+    public enum Route: String, CaseIterable, Sendable, Hashable {
+        /// Object by object: no SQL copy, no relationships in SQL, none in batches.
+        case reference
+        /// Relationships written a batch of objects at a time.
+        case batches = "+batches"
+        /// Relationships set in SQL, and in batches where not.
+        case setBased = "+set-based relate"
+        /// Every switch on: the engine's own choice, the whole step as SQL over a copy when it can.
+        case sqlCopy = "+SQL copy"
+        /// ``LightweightMigration`` in place, for an inferred step.
+        case lightweight = "lightweight in place"
+
+        /// The route's name in file names (`set-based-relate`).
+        public var slug: String {
+            rawValue.replacingOccurrences(of: "+", with: "").replacingOccurrences(of: " ", with: "-")
+        }
+
+        /// The options of the route, with `batchSize`.
+        public func options(batchSize: Int) -> MigrationOptions {
+            var options = MigrationOptions()
+            options.batchSize = batchSize
+            options.allowsSQLCopy = [.sqlCopy, .lightweight].contains(self)
+            options.allowsSetBasedRelate = [.setBased, .sqlCopy, .lightweight].contains(self)
+            options.allowsBatchedRelationships = self != .reference
+            return options
+        }
+    }
+
+    /// What one route did.
+    public struct Outcome: Sendable {
+        public var route: Route
+        /// The report, when the run succeeded.
+        public var report: MigrationReport?
+        /// The error, when it failed.
+        public var error: String?
+        /// The error's code (its type's name for an error that is not a ``MoltError``).
+        public var errorCode: String?
+        /// The dump of the result (destination model), or of the failed copy (source model).
+        public var dump: String
+        /// Files beside the store after the run (SQLite's own companions left out).
+        public var leftovers: [String]
+
+        /// Whether the run succeeded.
+        public var succeeded: Bool { report != nil }
+    }
+
+    /// One route compared with the reference.
+    public struct RouteResult: Sendable {
+        public var outcome: Outcome
+        /// The first difference from the reference, in words; nil when there is none.
+        public var difference: String?
+        /// What kind of difference (`dump`, `report`, `failure`, `only`, `files`, `crash`), for the shrinker.
+        public var kind: String?
+    }
+
+    /// Every route's result for a case.
+    public struct CaseResult: Sendable {
+        public var differentialCase: DifferentialCase
+        public var routes: [RouteResult]
+
+        /// The routes that differ from the reference.
+        public var diverging: [RouteResult] { routes.filter { $0.difference != nil } }
+        /// Whether some route differs.
+        public var failed: Bool { !diverging.isEmpty }
+        /// The reference's outcome.
+        public var reference: Outcome? { routes.first { $0.outcome.route == .reference }?.outcome }
+    }
+
+    /// A case that cannot be run, and why.
+    public struct InvalidCase: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A runner; registers the test policies (``DifferentialPolicies``).
+    public init() {
+        DifferentialPolicies.register()
+    }
+
+    /// The routes a case runs.
+    public func routes(for differentialCase: DifferentialCase) -> [Route] {
+        Route.allCases.filter { $0 != .lightweight || differentialCase.isInferred }
+    }
+
+    /// Creates the case's store at `url`; throws ``InvalidCase`` when the case cannot be run.
+    public func createStore(_ differentialCase: DifferentialCase, at url: URL) throws {
+        if let problem = differentialCase.problems() { throw InvalidCase(description: problem) }
+        do {
+            let model = try differentialCase.source.model()
+            _ = try ObjectStore.create(at: url, model: model) { try differentialCase.seeder.fill($0) }
+        } catch {
+            throw InvalidCase(description: "the store cannot be made: \(error)")
+        }
+    }
+
+    /// Runs `differentialCase` by every route in `folder` (which it fills); throws
+    /// ``InvalidCase`` when the case cannot be run.
+    public func run(_ differentialCase: DifferentialCase, in folder: URL) throws -> CaseResult {
+        let original = folder.appendingPathComponent("original/Store.sqlite")
+        try FileManager.default.createDirectory(
+            at: original.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try createStore(differentialCase, at: original)
+        let (source, destination) = try differentialCase.models()
+        let mappings = try differentialCase.mappingModels(source: source, destination: destination)
+        let before = try EquivalentRuns.dump(original, source)
+        var outcomes: [Outcome] = []
+        for route in routes(for: differentialCase) {
+            let routeFolder = folder.appendingPathComponent(route.slug)
+            try FileManager.default.createDirectory(at: routeFolder, withIntermediateDirectories: true)
+            let store = routeFolder.appendingPathComponent("Store.sqlite")
+            try FileManager.default.copyItem(at: original, to: store)
+            outcomes.append(
+                run(
+                    route, store: store, source: source, destination: destination, mappings: mappings,
+                    batchSize: differentialCase.batchSize))
+        }
+        let reference = outcomes[0]
+        let results = outcomes.map { outcome in
+            let (difference, kind) =
+                outcome.route == .reference
+                ? Self.problemsOfReference(outcome, before: before)
+                : Self.compare(outcome, with: reference, before: before)
+            return RouteResult(outcome: outcome, difference: difference, kind: kind)
+        }
+        return CaseResult(differentialCase: differentialCase, routes: results)
+    }
+
+    /// Migrates `store` by `route` and reads what it left.
+    func run(
+        _ route: Route, store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
+        batchSize: Int
+    ) -> Outcome {
+        let options = route.options(batchSize: batchSize)
+        let result = Result {
+            if route == .lightweight {
+                return try LightweightMigration(
+                    store: store, source: source, destination: destination, mapping: mappings[0], options: options
+                ).run()
+            }
+            return try HeavyweightMigration(
+                store: store, source: source, destination: destination, mappings: mappings, options: options
+            ).run()
+        }
+        var outcome = Outcome(route: route, dump: "", leftovers: Self.leftovers(beside: store))
+        switch result {
+        case .success(let report):
+            outcome.report = report
+            outcome.dump = (try? EquivalentRuns.dump(store, destination)) ?? "(the migrated store cannot be read)"
+        case .failure(let error):
+            outcome.error = "\(error)"
+            outcome.errorCode = (error as? MoltError).map { "\($0.code)" } ?? "\(type(of: error))"
+            outcome.dump = (try? EquivalentRuns.dump(store, source)) ?? "(the failed store cannot be read)"
+        }
+        return outcome
+    }
+
+    /// The files in `store`'s folder other than the store and SQLite's companions.
+    static func leftovers(beside store: URL) -> [String] {
+        let name = store.lastPathComponent
+        let companions: Set<String> = [name, name + "-wal", name + "-shm", name + "-journal"]
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: store.deletingLastPathComponent().path)) ?? []
+        return files.filter { !companions.contains($0) }.sorted()
+    }
+
+    /// What is wrong with the reference run by itself: a failed run must leave its copy as it was.
+    static func problemsOfReference(_ outcome: Outcome, before: String) -> (String?, String?) {
+        if !outcome.succeeded, outcome.dump != before {
+            return ("the failed reference run changed the store: " + firstDifference(before, outcome.dump), "changed")
+        }
+        return (nil, nil)
+    }
+
+    /// The first difference of `outcome` from the reference's, and its kind.
+    static func compare(_ outcome: Outcome, with reference: Outcome, before: String) -> (String?, String?) {
+        switch (reference.report, outcome.report) {
+        case (let wanted?, let got?):
+            if outcome.dump != reference.dump {
+                return ("dump differs: " + firstDifference(reference.dump, outcome.dump), "dump")
+            }
+            if let difference = ReportCounts(got).difference(from: ReportCounts(wanted)) {
+                return (difference, "report")
+            }
+        case (nil, nil):
+            if outcome.errorCode != reference.errorCode {
+                return (
+                    "failed with \(outcome.errorCode ?? "?") (\(outcome.error ?? "")), the reference with "
+                        + "\(reference.errorCode ?? "?") (\(reference.error ?? ""))", "failure"
+                )
+            }
+            if outcome.dump != before {
+                return ("the failed run changed the store: " + firstDifference(before, outcome.dump), "changed")
+            }
+        case (nil, _?):
+            return ("succeeded, the reference failed: \(reference.error ?? "")", "only")
+        case (_?, nil):
+            return ("failed, the reference succeeded: \(outcome.error ?? "")", "only")
+        }
+        if outcome.leftovers != reference.leftovers {
+            return ("left \(outcome.leftovers) beside the store, the reference \(reference.leftovers)", "files")
+        }
+        return (nil, nil)
+    }
+
+    /// The first differing lines of two dumps, with a little context.
+    static func firstDifference(_ expected: String, _ actual: String) -> String {
+        EquivalentRuns.firstDifference(expected, actual, names: ("reference", "this route"))
+    }
+}
