@@ -1,5 +1,5 @@
 public import Foundation
-public import Molt
+internal import Molt
 
 /// Writes a diverging case to a folder, to look at and reproduce: `Model.xcdatamodeld` with
 /// both versions (V1 and V2, the current), the mapping files (`pass1.xml`…; for an inferred

@@ -6,7 +6,7 @@ public import Molt
 /// SQL or in batches).
 public enum DifferentialPolicies {
     /// Every test policy type.
-    public static let types: [any EntityMigrationPolicy.Type] = [
+    nonisolated(unsafe) public static let types: [any EntityMigrationPolicy.Type] = [
         DifferentialNoHooksPolicy.self, DifferentialCreatePolicy.self, DifferentialRelatePolicy.self,
         DifferentialAllHooksPolicy.self,
     ]

@@ -1,4 +1,4 @@
-public import Molt
+internal import Molt
 
 /// Makes seeded mapping files for a pair of model versions: an entity mapping per concrete
 /// source entity (copy, transform, custom with a policy, remove, or none), add mappings for

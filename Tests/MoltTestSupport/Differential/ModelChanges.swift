@@ -1,4 +1,4 @@
-public import Molt
+internal import Molt
 
 /// The changes a destination version may make to its source version.
 public enum ModelChange: String, CaseIterable, Sendable {

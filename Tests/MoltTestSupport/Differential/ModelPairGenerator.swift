@@ -1,4 +1,4 @@
-public import Molt
+internal import Molt
 
 /// Makes a seeded pair of model versions: a source model (1–5 entities, inheritance with
 /// abstract and concrete parents, every stored attribute type, to-one, to-many, ordered,
