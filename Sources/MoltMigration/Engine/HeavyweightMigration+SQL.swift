@@ -27,10 +27,7 @@ extension HeavyweightMigration {
         do {
             result = try migration.run(started: started)
         } catch let obstacle as InPlaceObstacle {
-            // The planner looked for what stops SQL before choosing it, under the migration lock.
-            throw MoltError(
-                .migration, "the store changed after the migration was planned: \(obstacle.reason)",
-                recovery: "Run the migration again; the store was not changed.")
+            throw MigrationErrors.changedAfterPlanning(obstacle.reason)
         }
         report.mappings = result.mappings
         report.sourceCounts = result.sourceCounts

@@ -125,15 +125,9 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     /// store is not changed (beyond finishing an interrupted migration, as every run does).
     public func plan() throws -> MigrationPlan? {
         let started = Date()
-        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in
-            if try AlreadyMigrated.report(
-                store, source: sourceModel, destination: destinationModel, dryRun: true, logger: context.logger)
-                != nil
-            {
-                return nil
-            }
-            return try makePlan(started: started).plan
-        }
+        return try context.planUnlessMigrated(
+            store, source: sourceModel, destination: destinationModel, wait: options.lockWait
+        ) { try makePlan(started: started).plan }
     }
 
     /// The mappings checked, their policies found, and the one plan of the run, before any

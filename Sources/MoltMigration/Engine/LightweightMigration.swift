@@ -89,15 +89,9 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
     /// finishing an interrupted migration, as every run does).
     public func plan() throws -> MigrationPlan? {
         let started = Date()
-        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in
-            if try AlreadyMigrated.report(
-                store, source: sourceModel, destination: destinationModel, dryRun: true, logger: context.logger)
-                != nil
-            {
-                return nil
-            }
-            return try makePlan(started: started).plan
-        }
+        return try context.planUnlessMigrated(
+            store, source: sourceModel, destination: destinationModel, wait: options.lockWait
+        ) { try makePlan(started: started).plan }
     }
 
     /// The one plan of the run (``MigrationPlanner``): in place, or object by object when SQL
@@ -130,10 +124,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
             do {
                 report = try migration.run(started: started)
             } catch let obstacle as InPlaceObstacle {
-                // The planner looked for what stops SQL before choosing it, under the migration lock.
-                throw MoltError(
-                    .migration, "the store changed after the migration was planned: \(obstacle.reason)",
-                    recovery: "Run the migration again; the store was not changed.")
+                throw MigrationErrors.changedAfterPlanning(obstacle.reason)
             }
             report.plan = plan
             report.duration = Date().timeIntervalSince(started)

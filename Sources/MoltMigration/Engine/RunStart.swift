@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import MoltCore
+internal import MoltModel
 
 /// How every driver starts a run on a store: under the store's migration lock (the one the
 /// run holds, or one taken now), the leftovers of an interrupted migration recovered (once per
@@ -14,6 +15,22 @@ extension RunContext {
             let recovery = try StoreRecovery.recover(locked: lock, logger: logger)
             guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
             return try body(lock, recovery)
+        }
+    }
+
+    /// `make`'s plan for a run of `store` from `source` to `destination`, under the lock and
+    /// after recovery as a run starts; nil when the store is already at the destination.
+    func planUnlessMigrated(
+        _ store: URL, source: ObjectModel, destination: ObjectModel, wait: TimeInterval,
+        _ make: () throws -> MigrationPlan
+    ) throws -> MigrationPlan? {
+        try withRecoveredStore(store, wait: wait) { _, _ in
+            if try AlreadyMigrated.report(store, source: source, destination: destination, dryRun: true, logger: logger)
+                != nil
+            {
+                return nil
+            }
+            return try make()
         }
     }
 }

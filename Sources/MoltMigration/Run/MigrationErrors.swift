@@ -16,6 +16,14 @@ enum MigrationErrors {
         }
     }
 
+    /// What stopped SQL in a run whose plan chose it: the planner looked for it before any
+    /// work, under the migration lock, so the store changed since (the run changed nothing).
+    static func changedAfterPlanning(_ reason: String) -> MoltError {
+        MoltError(
+            .migration, "the store changed after the migration was planned: \(reason)",
+            recovery: "Run the migration again; the store was not changed.")
+    }
+
     /// Gives an error Core Data's migration code when it has none of its own.
     static func classify(_ error: any Error, store: String) -> any Error {
         guard let molt = error as? MoltError else {
