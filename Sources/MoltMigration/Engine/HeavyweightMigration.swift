@@ -71,12 +71,12 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
             context: context, role: .whole)
     }
 
-    /// `resolvers`, when given, are the caller's for `mappings` (a lightweight migration's that
-    /// falls back to this engine).
     /// The plan a caller made for this run (a lightweight migration's that falls back to this
     /// engine); when nil, the run makes its own.
     var planned: (plan: MigrationPlan, work: PlannedWork)?
 
+    /// `resolvers` and `planned`, when given, are the caller's for `mappings` (a lightweight
+    /// migration's that falls back to this engine).
     init(
         store: URL, source: ObjectModel, destination: ObjectModel, mappings: [MappingModel],
         options: MigrationOptions, context: RunContext, role: RunRole, resolvers: [MappingResolver]? = nil,
