@@ -131,6 +131,10 @@ struct PassesCommandTests {
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("heavyweight in 2 passes: b-users.xml, then a-authors.xml"), "\(plan.stdout)")
         #expect(plan.stdout.contains("version order: from the names"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("       Route: object by object (the step has 2 passes"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("/b-users.xml):\n         AccountToUser: relationships"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("       Pass 2 of 2 ("), "\(plan.stdout)")
+        #expect(plan.stdout.contains("PostAuthors: relationships object by object"), "\(plan.stdout)")
         let run = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try dump(store) == (try String(contentsOf: Self.expected, encoding: .utf8)))
@@ -139,5 +143,32 @@ struct PassesCommandTests {
         let missing = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("there is no mapping file \"c-missing.xml\""), "\(missing.stderr)")
+    }
+
+    @Test("upgrade --plan --json gives each step's route and passes; the store is untouched")
+    func planJSON() throws {
+        let store = try forumStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let mappings = folder.path("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.first, to: mappings.appendingPathComponent("1-users.xml"))
+        try FileManager.default.copyItem(at: Self.second, to: mappings.appendingPathComponent("2-authors.xml"))
+        let planned = try Tool.run([
+            "upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan", "--json",
+        ])
+        #expect(planned.status == 0, "\(planned.stderr)")
+        let object = try #require(
+            JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any], "\(planned.stdout)")
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.count == 1)
+        let route = try #require(steps.first?["plan"] as? [String: Any], "\(planned.stdout)")
+        #expect(route["route"] as? String == "objects", "\(planned.stdout)")
+        #expect((route["reason"] as? String)?.hasPrefix("the step has 2 passes") == true)
+        let passes = try #require(route["passes"] as? [[String: Any]])
+        #expect(
+            passes.map { ($0["mappingFile"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == [
+                "1-users.xml", "2-authors.xml",
+            ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 }

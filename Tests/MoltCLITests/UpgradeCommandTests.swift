@@ -99,7 +99,7 @@ struct UpgradeCommandTests {
         return (bundle.path, store, folder.path("mappings").path)
     }
 
-    @Test("--plan prints the steps and leaves the store's bytes as they were")
+    @Test("--plan prints the steps, each with its route and reason, and leaves the store's bytes as they were")
     func plan() throws {
         let (bundle, store, mappings) = try setUp(versionsFile: true)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
@@ -109,8 +109,11 @@ struct UpgradeCommandTests {
             run.stdout == """
                 The store is at Family; 3 steps to Family 10 (version order: as listed (Family, Family 2, Family 3, Family 10)):
                   1. Family → Family 2: lightweight
+                       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)
                   2. Family 2 → Family 3: heavyweight with joined-names.xml
+                       Route: SQL on a copy (no entity mapping needs objects loaded: no policy, no filter, every value SQL computes)
                   3. Family 3 → Family 10: lightweight
+                       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)
 
                 """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)

@@ -128,8 +128,11 @@ struct XcodeVersionNamesCommandTests {
             plan.stdout == """
                 The store is at App; 3 steps to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):
                   1. App → App 2: lightweight
+                       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)
                   2. App 2 → App 3: heavyweight with AppV2toV3.xcmappingmodel
+                       Route: SQL on a copy (no entity mapping needs objects loaded: no policy, no filter, every value SQL computes)
                   3. App 3 → App 4: lightweight
+                       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)
                        discards values of Post.legacyCode: no value of the mapping Post reads them
                        discards links of Post.tags: neither the mapping Post nor a mapping of the other side keeps them
                        discards Tag objects: the mapping RemoveTag removes them
@@ -154,6 +157,7 @@ struct XcodeVersionNamesCommandTests {
             counted.stdout == """
                 The store is at App 3; 1 step to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):
                   1. App 3 → App 4: lightweight
+                       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)
                        discards 1 value of Post.legacyCode: no value of the mapping Post reads them
                        discards 3 links of Post.tags: neither the mapping Post nor a mapping of the other side keeps them
                        discards 2 Tag objects: the mapping RemoveTag removes them

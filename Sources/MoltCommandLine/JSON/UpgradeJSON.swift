@@ -12,6 +12,8 @@ struct StepJSON: Encodable {
     let stage: String?
     /// Planned: what the step discards (counted in the store for the first step).
     let discards: [DiscardJSON]
+    /// Planned: the step's forecast route, each pass and each mapping's relate strategy.
+    let plan: RouteJSON?
 
     init(_ step: UpgradeStep) {
         from = step.sourceModel.name ?? step.from.name
@@ -20,6 +22,7 @@ struct StepJSON: Encodable {
         mappingFiles = step.mappingFiles.map(\.name)
         stage = step.stage?.name
         discards = step.discards.map(DiscardJSON.init)
+        plan = step.plan.map(RouteJSON.init)
     }
 }
 

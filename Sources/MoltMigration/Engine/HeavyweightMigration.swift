@@ -9,7 +9,7 @@ internal import MoltStore
 /// A heavyweight migration: Core Data's two-stack, three-pass copy of a store into a new file
 /// with the destination model, followed by a crash-safe swap.
 ///
-/// 1. Leftovers of an interrupted migration are cleaned up (``StoreRecovery``).
+/// 1. Leftovers of an interrupted migration are cleaned up (`StoreRecovery`).
 /// 2. The mapping is checked against both models; any error stops everything, as does a
 ///    policy no one registered.
 /// 3. The store is locked against other writers (`SourceLock`) and opened read-only with the
@@ -113,7 +113,7 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     @discardableResult
     public func run() throws -> MigrationReport {
         let started = Date()
-        // One migration at a time, decided before anything is read (``MigrationLock``); a
+        // One migration at a time, decided before anything is read (`MigrationLock`); a
         // file with several names is never replaced (``StoreLocation``; looked at once
         // recovery has removed the name an interrupted migration's backup gave it).
         return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
@@ -128,6 +128,12 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         return try context.planUnlessMigrated(
             store, source: sourceModel, destination: destinationModel, wait: options.lockWait
         ) { try makePlan(started: started).plan }
+    }
+
+    /// The plan ``run()`` would make, without the lock or the check for a migrated store: an
+    /// upgrade's forecast of a later step, whose store does not exist yet.
+    func forecast() throws -> MigrationPlan {
+        try makePlan(started: Date()).plan
     }
 
     /// The mappings checked, their policies found, and the one plan of the run, before any

@@ -78,7 +78,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
     @discardableResult
     public func run() throws -> MigrationReport {
         let started = Date()
-        // One migration at a time, decided before anything is read (``MigrationLock``); the
+        // One migration at a time, decided before anything is read (`MigrationLock`); the
         // heavyweight engine, when it runs instead, works under the same lock.
         return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
     }
@@ -92,6 +92,12 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         return try context.planUnlessMigrated(
             store, source: sourceModel, destination: destinationModel, wait: options.lockWait
         ) { try makePlan(started: started).plan }
+    }
+
+    /// The plan ``run()`` would make, without the lock or the check for a migrated store: an
+    /// upgrade's forecast of a later step, whose store does not exist yet.
+    func forecast() throws -> MigrationPlan {
+        try makePlan(started: Date()).plan
     }
 
     /// The one plan of the run (``MigrationPlanner``): in place, or object by object when SQL

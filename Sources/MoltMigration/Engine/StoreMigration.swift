@@ -12,7 +12,7 @@ internal import MoltStore
 /// store across many).
 ///
 /// ``run()`` does everything in one place, in order, under the store's migration lock:
-/// 1. an interrupted migration of the store is finished or undone (``StoreRecovery``);
+/// 1. an interrupted migration of the store is finished or undone (`StoreRecovery`);
 /// 2. a store already at the destination version is nothing to do (which is not an error);
 /// 3. the source model is chosen: the version given, else the version whose hashes match the
 ///    store, else (with ``allowsEmbeddedSourceModel``) the store's own embedded model; a

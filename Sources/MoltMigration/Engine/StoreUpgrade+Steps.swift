@@ -49,4 +49,22 @@ extension StoreUpgrade {
             ).run()
         }
     }
+
+    /// How `step` would run, planned as its run plans it (``MigrationPlanner``) but from the
+    /// store as it is now and without the lock.
+    func forecast(_ step: UpgradeStep) throws -> MigrationPlan {
+        let role = RunRole.upgradeStep(backsUp: false)
+        switch step.kind {
+        case .lightweight:
+            return try LightweightMigration(
+                store: store, source: step.sourceModel, destination: step.destinationModel, mapping: step.mapping,
+                options: options, context: context, role: role
+            ).forecast()
+        case .heavyweight:
+            return try HeavyweightMigration(
+                store: store, source: step.sourceModel, destination: step.destinationModel, mappings: step.mappings,
+                options: options, context: context, role: role
+            ).forecast()
+        }
+    }
 }

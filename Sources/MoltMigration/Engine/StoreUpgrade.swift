@@ -9,7 +9,7 @@ internal import MoltStore
 /// with the app's own code (``UpgradeStage``) around the steps it names.
 ///
 /// ``plan()`` says what will happen without touching the store (see ``UpgradePlanner`` for the
-/// rules). ``run()`` first finishes or undoes an interrupted migration (``StoreRecovery``), then
+/// rules). ``run()`` first finishes or undoes an interrupted migration (`StoreRecovery`), then
 /// plans from the version the store is at, and runs each step: a lightweight step with
 /// ``LightweightMigration``, a heavyweight one with ``HeavyweightMigration``. Each step is
 /// complete or not done at all, so a crash between steps leaves the store at some version on
@@ -84,9 +84,15 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
     // MARK: Planning
 
     /// What ``run()`` would do now, read from the store without changing it.
+    /// Each step's route (``UpgradeStep/plan``) is forecast from the store as it is now; a step
+    /// that cannot be planned throws the error its run would stop with.
     public func plan() throws -> UpgradePlan {
         guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
-        return try plan(lockHeld: context.holdsMigrationLock(of: store))
+        var plan = try plan(lockHeld: context.holdsMigrationLock(of: store))
+        for index in plan.steps.indices {
+            plan.steps[index].plan = try forecast(plan.steps[index])
+        }
+        return plan
     }
 
     /// The plan; `lockHeld` when the run holds the store's migration lock.
@@ -159,7 +165,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
     public func run() throws -> UpgradeReport {
         let started = Date()
         try checkCancelled()
-        // One migration at a time, decided before anything is read (``MigrationLock``): the
+        // One migration at a time, decided before anything is read (`MigrationLock`): the
         // plan is made from the store as it is once the lock is held; every step runs under it.
         return try context.withRecoveredStore(store, wait: options.lockWait) { _, recovery in
             try run(started: started, recovery: recovery)

@@ -1,5 +1,5 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 internal import MoltCore
 
 #if canImport(Glibc)
@@ -26,18 +26,18 @@ internal import MoltCore
 /// let lock = try MigrationLock.acquire(store: url, wait: 30)   // waits up to 30 s for another run
 /// defer { lock.release() }
 /// ```
-public final class MigrationLock: @unchecked Sendable {
+package final class MigrationLock: @unchecked Sendable {
     /// The locked store (its real file).
-    public let store: URL
+    package let store: URL
     /// Whether another run held the lock when this one asked for it (so the store may have
     /// changed since the caller last looked).
-    public let waited: Bool
+    package let waited: Bool
     private let path: String
     private let mutex = NSLock()
     private var descriptor: Int32
     private var recovered: StoreRecovery.Outcome?
 
-    /// What ``StoreRecovery`` found under this lock: recovery runs once per lock held, however
+    /// What `StoreRecovery` found under this lock: recovery runs once per lock held, however
     /// many parts of a run ask for it.
     func recoveryOutcome(_ recover: () throws -> StoreRecovery.Outcome) rethrows -> StoreRecovery.Outcome {
         mutex.lock()
@@ -70,7 +70,7 @@ public final class MigrationLock: @unchecked Sendable {
     /// Takes the lock of the store at `url` (symbolic links resolved), waiting up to `wait`
     /// seconds while another run holds it. Fails with Core Data's 134090 (transient) naming the
     /// process that holds it, when it is still held after the wait.
-    public static func acquire(
+    package static func acquire(
         store url: URL, wait: TimeInterval = 0, logger: Logger = Logger(label: "molt.lock"),
         onWait: ((Int32?) -> Void)? = nil
     ) throws -> MigrationLock {
@@ -133,19 +133,11 @@ public final class MigrationLock: @unchecked Sendable {
     static let grace: TimeInterval = 0.25
 
     /// A migration of the store running now, as read-only commands report it.
-    public struct Running: Sendable, Hashable, CustomStringConvertible {
-        /// The process running it, when the lock file says.
-        public let processID: Int32?
-
-        /// "a migration of this store is running (process 1234)".
-        public var description: String {
-            "a migration of this store is running\(processID.map { " (process \($0))" } ?? "")"
-        }
-    }
+    package typealias Running = RunningMigration
 
     /// The migration of the store at `url` running now, or nil when none is (for read-only
     /// commands' notes). Holds the lock, shared, for an instant only.
-    public static func running(of url: URL) -> Running? {
+    package static func running(of url: URL) -> Running? {
         guard let store = try? StoreLocation(url).url else { return nil }
         let descriptor = open(lockPath(of: store), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
@@ -158,7 +150,7 @@ public final class MigrationLock: @unchecked Sendable {
     }
 
     /// Releases the lock (and removes its file). Safe to call more than once.
-    public func release() {
+    package func release() {
         mutex.lock()
         defer { mutex.unlock() }
         guard descriptor >= 0 else { return }

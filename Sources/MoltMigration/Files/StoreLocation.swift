@@ -12,7 +12,7 @@ internal import MoltCore
 /// - A symbolic link is followed (every link in the path): the app reads the link's target,
 ///   so the target is migrated where it lives (its new file, swap record and companions are
 ///   made in the target's folder) and the link is left as it is. Two runs given different
-///   paths to one store use the same lock (``MigrationLock``) because both resolve to one file.
+///   paths to one store use the same lock (`MigrationLock`) because both resolve to one file.
 /// - A file with several names (hard links) is refused by migrations that replace the file
 ///   (``requireSingleName()``): a rename gives the new store to one name only, and the others
 ///   would keep the old one, two diverging stores.

@@ -1,11 +1,13 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 internal import MoltCore
 import MoltSQLite
 import MoltStore
 
 /// Finishes or undoes what an interrupted migration left beside a store, so the next run starts
-/// clean. Molt runs it before every migration; apps can run it at start-up.
+/// clean. Every run (``StoreMigration``, ``StoreUpgrade`` and the drivers under them) runs it
+/// under the store's migration lock before anything else, and says what it did
+/// (``RecoveryOutcome``); `molt recover` runs it alone. It is the package's, not the API's.
 ///
 /// - A swap record (`Store.sqlite.molt-swap`) means the new store was complete: the swap is
 ///   finished (the old store's empty log removed, the new store renamed into place), unless
@@ -23,22 +25,14 @@ import MoltStore
 /// ```swift
 /// let outcome = try StoreRecovery.recover(at: storeURL)    // takes the store's migration lock
 /// ```
-public enum StoreRecovery {
-    /// What recovery did.
-    public enum Outcome: Sendable, Equatable {
-        /// Nothing was left over.
-        case nothingToDo
-        /// An interrupted swap was finished: the store is the migrated one.
-        case finishedSwap
-        /// An unfinished migration's files were removed: the store is the old one.
-        case removedUnfinishedMigration
-    }
+package enum StoreRecovery {
+    package typealias Outcome = RecoveryOutcome
 
     /// Recovers the store at `url` (symbolic links resolved) under its migration lock
-    /// (``MigrationLock``), waiting up to `wait` seconds while another migration of it runs:
+    /// (`MigrationLock`), waiting up to `wait` seconds while another migration of it runs:
     /// what a running migration has beside the store is its work, not leftovers.
     @discardableResult
-    public static func recover(at url: URL, logger: Logger? = nil, wait: TimeInterval = 0) throws -> Outcome {
+    package static func recover(at url: URL, logger: Logger? = nil, wait: TimeInterval = 0) throws -> Outcome {
         let lock = try MigrationLock.acquire(
             store: url, wait: wait, logger: logger ?? Logger(label: "molt.recovery"))
         defer { lock.release() }
@@ -49,7 +43,7 @@ public enum StoreRecovery {
     /// held: asked again under the same lock (by the parts of one run), it answers what it
     /// found the first time.
     @discardableResult
-    public static func recover(locked lock: MigrationLock, logger: Logger? = nil) throws -> Outcome {
+    package static func recover(locked lock: MigrationLock, logger: Logger? = nil) throws -> Outcome {
         try lock.recoveryOutcome { try recoverNow(locked: lock, logger: logger) }
     }
 

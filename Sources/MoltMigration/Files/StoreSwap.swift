@@ -13,7 +13,7 @@ import MoltStore
 /// 1. With `--backup`, the old store gets a second name (`Store.molt-backup-….sqlite`, a hard
 ///    link, or a synced copy where links are not possible), and so does its support folder.
 /// 2. A swap record (`Store.sqlite.molt-swap`) is written and synced: from here on the
-///    migration is finished by whoever looks next (``StoreRecovery``).
+///    migration is finished by whoever looks next (`StoreRecovery`).
 /// 3. The old store's empty `-wal` and its `-shm` are removed, so no old file sits beside the
 ///    new store.
 /// 4. The new store is renamed over the old one: one atomic `rename(2)`. The folder is synced.

@@ -30,7 +30,7 @@ public struct MigrationOptions: Sendable {
     /// (values bound), in order: an audit of what the migration did.
     public var sqlTrace: (@Sendable (String) -> Void)?
     /// How long to wait, in seconds, when another migration of the store is running
-    /// (``MigrationLock``); 0 fails at once with Core Data's 134090.
+    /// (`MigrationLock`); 0 fails at once with Core Data's 134090.
     public var lockWait: TimeInterval = 0
 
     public init() {}

@@ -59,7 +59,7 @@ public final class RunContext: @unchecked Sendable {
     /// Lets the run use `lock`, the migration lock of a store that the caller took (to read
     /// the store before starting the run): the run's parts then do not take it again. The
     /// caller releases it.
-    public func use(_ lock: MigrationLock) {
+    package func use(_ lock: MigrationLock) {
         locks.add(lock)
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 internal import MoltCore
 
 /// The order of the passes of a step split into several mapping files (Core Data's "multiple
@@ -20,12 +20,12 @@ internal import MoltCore
 /// let lists = try PassOrder.read(contentsOf: folder.appendingPathComponent("versions.txt"))
 /// let files = try PassOrder.apply(lists, to: try UpgradeMappingFile.readFolder(folder))
 /// ```
-public enum PassOrder {
+package enum PassOrder {
     /// The prefix of a `versions.txt` line that orders passes.
-    public static let prefix = "passes:"
+    package static let prefix = "passes:"
 
     /// The `passes:` lines of a `versions.txt`, each a list of file names in order.
-    public static func read(contentsOf url: URL) throws -> [[String]] {
+    package static func read(contentsOf url: URL) throws -> [[String]] {
         var lists: [[String]] = []
         var listed: Set<String> = []
         for (number, content) in try VersionsFile.lines(of: url) {
@@ -50,7 +50,7 @@ public enum PassOrder {
 
     /// `files` with each list's files in the list's order (after the files no list names);
     /// a name that is not one of `files` is an error.
-    public static func apply(_ lists: [[String]], to files: [UpgradeMappingFile]) throws -> [UpgradeMappingFile] {
+    package static func apply(_ lists: [[String]], to files: [UpgradeMappingFile]) throws -> [UpgradeMappingFile] {
         guard !lists.isEmpty else { return files }
         let listed = Set(lists.joined())
         var ordered = files.filter { !listed.contains($0.name) }

@@ -4,7 +4,7 @@ public import Logging
 /// What an upgrade is given, read from where a team keeps it: the model versions (a
 /// `.xcdatamodeld` bundle or a folder of `.xcdatamodel` versions) and a folder of mapping files
 /// with, optionally, its `versions.txt` (the version order, and `passes:` lines ordering the
-/// passes of a step; see ``VersionOrder`` and ``PassOrder``).
+/// passes of a step; see ``VersionOrder`` and `PassOrder`).
 ///
 /// ```swift
 /// let inputs = try UpgradeInputs(models: bundleURL, mappings: mappingsURL)

@@ -40,7 +40,7 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads every `*.xml` file and every Xcode mapping model (`*.xcmappingmodel` folder) of
     /// `folder`, in name order (numbers read as numbers: `A.2.xml` before `A.10.xml`; the
-    /// order passes of one step run in, unless ``PassOrder`` says otherwise). A file with errors stops everything (the error names its file
+    /// order passes of one step run in, unless `PassOrder` says otherwise). A file with errors stops everything (the error names its file
     /// and line). An XML file whose root element is not `<mapping-model>` is not a mapping
     /// file: it is skipped, with a log line.
     public static func readFolder(

@@ -41,6 +41,10 @@ public struct UpgradeStep: Sendable, CustomStringConvertible {
     /// What the step does not carry into its destination version (``DiscardSurvey``): counted
     /// in the store for the first step of ``StoreUpgrade/plan()``, uncounted otherwise.
     public internal(set) var discards: [DiscardedData] = []
+    /// How the step would run (``MigrationPlan``), as ``StoreUpgrade/plan()`` forecasts it from
+    /// the models, the mapping files, the policies and the store as it is now. The run plans
+    /// each step again when it reaches it. Nil in a report of a run.
+    public internal(set) var plan: MigrationPlan?
 
     init(
         from: SchemaVersion, to: SchemaVersion, kind: Kind, mappingFiles: [UpgradeMappingFile],
@@ -151,7 +155,7 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     public internal(set) var interruptedMigration = false
     /// Another migration of the store running while the plan was made: the upgrade waits for
     /// it (or stops), and then plans from the store as that run leaves it.
-    public internal(set) var runningMigration: MigrationLock.Running?
+    public internal(set) var runningMigration: RunningMigration?
     /// Whether the store matched no version given and the plan starts from its embedded model
     /// (``StoreUpgrade/allowsEmbeddedSourceModel``).
     public internal(set) var usesEmbeddedSourceModel = false
@@ -191,6 +195,9 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
         }
         for (offset, step) in steps.enumerated() {
             lines.append("  \(offset + 1). \(step)")
+            if let plan = step.plan {
+                lines += plan.description.split(separator: "\n").map { "       \($0)" }
+            }
             for discarded in step.discards {
                 lines.append("       \(discarded.policy == nil ? "discards" : "may discard") \(discarded)")
             }

@@ -19,7 +19,7 @@ internal import MoltStore
 ///    one heavyweight step. Several mapping files between the same two versions are the passes
 ///    of one step (Core Data's multiple passes), run in the order the files are given
 ///    (``UpgradeMappingFile/readFolder(_:logger:)``: by name, numbers read as numbers, unless
-///    `versions.txt` lists them: ``PassOrder``).
+///    `versions.txt` lists them: `PassOrder`).
 /// 3. The destination before the store's version: error 134530, nothing is migrated backwards.
 ///    A destination other than the current version whose place the order cannot tell is an
 ///    error asking for the order (it may lie behind the store).

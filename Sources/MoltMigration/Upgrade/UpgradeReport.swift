@@ -83,7 +83,7 @@ public struct UpgradeReport: Sendable {
     /// Whether the upgrade ran on a temporary copy and left the store as it was.
     public var dryRun = false
     /// What recovery found of an interrupted migration before the upgrade started.
-    public var recovery: StoreRecovery.Outcome = .nothingToDo
+    public var recovery: RecoveryOutcome = .nothingToDo
     /// Seconds the upgrade took.
     public var duration: Double = 0
     /// Whether the store matched no version given and its embedded model was the source.

@@ -3,7 +3,7 @@ internal import MoltCore
 
 /// The lines of a mappings folder's `versions.txt` that say something: everything from a `#` to
 /// the end of its line is a comment, spaces around the rest are trimmed, and empty lines are
-/// skipped. ``VersionOrder`` reads version names from it, ``PassOrder`` its `passes:` lines.
+/// skipped. ``VersionOrder`` reads version names from it, `PassOrder` its `passes:` lines.
 enum VersionsFile {
     /// Each line with content and its line number (from 1).
     static func lines(of url: URL) throws -> [(number: Int, text: String)] {
