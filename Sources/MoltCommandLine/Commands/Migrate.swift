@@ -218,7 +218,7 @@ struct Migrate: ParsableCommand {
                     [$0, String(report.destinationCounts[$0]!)]
                 }
         ).forEach { Output.line($0) }
-        Output.discards(report.discarded, into: destination, dryRun: report.dryRun)
+        Output.discards(report.discarded, contents: report.contents, into: destination, dryRun: report.dryRun)
         if let files = report.externalFiles {
             Output.line(
                 "External data: the \(report.dryRun ? "migrated copy" : "new store") refers to \(files) file\(files == 1 ? "" : "s") in _EXTERNAL_DATA."

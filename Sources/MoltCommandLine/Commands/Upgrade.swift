@@ -161,12 +161,14 @@ struct Upgrade: ParsableCommand {
                     ]
                 }
         ).forEach { Output.line($0) }
-        for (offset, entry) in report.steps.enumerated() where !entry.migration.discarded.isEmpty {
+        for (offset, entry) in report.steps.enumerated()
+        where !entry.migration.discarded.isEmpty || !entry.migration.contents.isEmpty {
             Output.line("Step \(offset + 1):")
             Output.discards(
-                entry.migration.discarded, into: entry.step.destinationModel.name, dryRun: report.dryRun, indent: "  ")
+                entry.migration.discarded, contents: entry.migration.contents,
+                into: entry.step.destinationModel.name, dryRun: report.dryRun, indent: "  ")
         }
-        if report.steps.allSatisfy({ $0.migration.discarded.isEmpty }) {
+        if report.steps.allSatisfy({ $0.migration.discarded.isEmpty && $0.migration.contents.discarded.isEmpty }) {
             Output.line("Discarded: nothing (every object, value and link was carried to \(report.destination)).")
         }
         if let backup = report.backup { Output.line("The store as it was is kept as \(backup)") }

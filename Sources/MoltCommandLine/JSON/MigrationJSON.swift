@@ -26,6 +26,8 @@ struct MigrationJSON: Encodable {
     let sourceCounts: [String: Int]
     let destinationCounts: [String: Int]
     let discarded: [DiscardJSON]
+    /// What became of the store's contents besides its objects.
+    let contents: ContentsJSON
     let externalFiles: Int?
     /// The old store's name, when it was kept.
     let backup: String?
@@ -49,6 +51,7 @@ struct MigrationJSON: Encodable {
         sourceCounts = report.sourceCounts
         destinationCounts = report.destinationCounts
         discarded = report.discarded.map(DiscardJSON.init)
+        contents = ContentsJSON(report.contents)
         externalFiles = report.externalFiles
         backup = report.backup
         plan = report.plan.map(RouteJSON.init)

@@ -53,10 +53,21 @@ enum Output {
 
     /// What a migration did not carry into the new version, one line each: what is certainly
     /// lost, then what only a policy may have carried; or that nothing was left behind.
-    static func discards(_ discarded: [DiscardedData], into version: String?, dryRun: Bool, indent: String = "") {
+    static func discards(
+        _ discarded: [DiscardedData], contents: CarriedContents = CarriedContents(), into version: String?,
+        dryRun: Bool, indent: String = ""
+    ) {
         let target = version.map { " into \($0)" } ?? ""
-        guard !discarded.isEmpty else {
+        if !contents.isEmpty {
+            line("\(indent)Store contents besides the objects:")
+            for item in contents.lines { line("\(indent)  \(item)") }
+        }
+        guard !discarded.isEmpty || !contents.discarded.isEmpty else {
             line("\(indent)Discarded: nothing (every object, value and link was carried\(target)).")
+            return
+        }
+        guard !discarded.isEmpty else {
+            line("\(indent)Discarded: no object, value or link; the store contents above marked discarded.")
             return
         }
         let certain = discarded.filter { $0.policy == nil }

@@ -26,6 +26,13 @@ struct RunOptions: ParsableArguments {
     )
     var json = false
 
+    @Option(
+        name: .customLong("unknown-tables"),
+        help: ArgumentHelp(
+            "What a migration into a new store does with tables, triggers and views neither the model nor Core Data explains: refuse (stop, naming them), keep (copy them as they are) or drop (leave them, named in the report). In place they are always kept.",
+            valueName: "refuse|keep|drop"))
+    var unknownTables: UnknownTablesArgument = .refuse
+
     @OptionGroup var lock: LockOptions
 
     /// The settings the run is made with.
@@ -33,6 +40,7 @@ struct RunOptions: ParsableArguments {
         var options = MigrationOptions()
         options.backup = backup
         options.dryRun = dryRun
+        options.unknownContents = unknownTables.contents
         return options
     }
 

@@ -31,6 +31,8 @@ extension HeavyweightMigration {
         var creation = StoreCreationOptions()
         creation.storeUUID = source.store.metadata.storeUUID
         creation.additionalMetadata = source.store.metadata.additionalEntries
+        // The checksum is the source model's; Molt cannot compute the destination's.
+        let removedChecksum = creation.additionalMetadata.removeValue(forKey: StoreMetadata.modelChecksumKey) != nil
         creation.usesWriteAheadLog = try source.store.journalMode() == "wal"
         if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
         creation.logger = logger
@@ -78,9 +80,30 @@ extension HeavyweightMigration {
                     try source.externalFileNames().subtracting(used), StoreFiles(store))
             }
         }
+        if let contents = work.contents {
+            report.contents = try ContentsCopy(
+                contents: contents, sourceLayout: source.layout, destinationLayout: destination.layout,
+                destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path,
+                removedChecksum: removedChecksum
+            ).run(on: destination.store.connection)
+        }
         try destination.store.connection.execute(
             "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")
         logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
+    }
+
+    /// Each source entity's destination entity, as the first entity mapping that reads it
+    /// makes it (over every pass, in order).
+    func firstDestinations() -> [String: String] {
+        var first: [String: String] = [:]
+        for mapping in mappings {
+            for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
+                guard let source = entityMapping.sourceEntityName, let destination = entityMapping.destinationEntityName
+                else { continue }
+                if first[source] == nil { first[source] = destination }
+            }
+        }
+        return first
     }
 
     /// The three passes and the policies' `end`, for each mapping model in turn, on an open
@@ -106,6 +129,8 @@ extension HeavyweightMigration {
         let progress = ProgressReporter(context.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
         if work.relatesInSQL { manager.attachSource() }
+        let keepsAssociations = work.contents?.hasHistory == true
+        if keepsAssociations { try ContentsCopy.prepare(destination.store.connection) }
         report.passes = mappings.count
         var validated: Int?
         for (index, mappingModel) in mappings.enumerated() {
@@ -144,6 +169,9 @@ extension HeavyweightMigration {
             }
             try manager.writer.finish()
             try transaction.commit()
+            if keepsAssociations {
+                try ContentsCopy.keep(associationsOfPass: index + 1, on: destination.store.connection)
+            }
         }
         // Core Data checks uniqueness constraints when the destination is saved, after every
         // `end`; what `end` hooks changed is validated again, as that save would.

@@ -33,6 +33,7 @@ extension HeavyweightMigration {
         report.sourceCounts = result.sourceCounts
         report.destinationCounts = result.destinationCounts
         report.discarded = result.discarded
+        report.contents = result.contents
         report.setBased = true
     }
 }

@@ -36,7 +36,11 @@ extension InPlaceMigration {
         return name
     }
 
-    func migrate(_ connection: SQLiteConnection, store: SQLiteStore) throws {
+    /// Changes the tables, then the bookkeeping; says what became of the store's contents
+    /// besides its objects.
+    func migrate(_ connection: SQLiteConnection, store: SQLiteStore) throws -> CarriedContents {
+        // What the store holds besides the source model's tables, read before they change.
+        let contents = try StoreSurvey(store: store, layout: plan.source).contents()
         let steps = plan.linkSets.count + plan.tables.count + 2
         var done = 0
         func step(_ name: String) throws {
@@ -100,15 +104,25 @@ extension InPlaceMigration {
         try step("indexes and metadata")
         try IndexSync(source: plan.source, destination: plan.destination).run(on: connection)
         FaultPoint.reach("inplace.statement")
-        try writeBookkeeping(connection, store: store)
+        let carried = try writeBookkeeping(connection, store: store, contents: contents)
         FaultPoint.reach("inplace.bookkeeping-written")
+        return carried
     }
 
     static let passes: [MigrationProgress.Pass] = [.alter, .validate]
 
     /// `Z_PRIMARYKEY` for the destination model (each root keeps the largest key its table
-    /// has used), `Z_METADATA` with the destination's hashes, and no stale model cache.
-    func writeBookkeeping(_ connection: SQLiteConnection, store: SQLiteStore) throws {
+    /// has used; the rows of Core Data's own entities kept), persistent history and CloudKit
+    /// rows renumbered with the entities (``HistoryRenumbering``), `Z_METADATA` with the
+    /// destination's hashes, and no stale model cache or model checksum.
+    func writeBookkeeping(
+        _ connection: SQLiteConnection, store: SQLiteStore, contents: StoreContents
+    ) throws -> CarriedContents {
+        var account = ContentsAccount(contents: contents)
+        let removed = plan.source.entities.filter { !$0.isAbstract && plan.entityNumbers[$0.number] == nil }
+        account.history = try HistoryRenumbering(
+            entityNumbers: plan.entityNumbers, removed: removed.map(\.number), storePath: url.path
+        ).run(on: connection, contents: contents)
         var sourceMaximum: [String: Int64] = [:]
         for correspondence in plan.correspondences {
             let root = plan.source.entity(named: correspondence.source.rootName)?.number ?? 0
@@ -116,7 +130,13 @@ extension InPlaceMigration {
             sourceMaximum[correspondence.destination.table] = max(
                 sourceMaximum[correspondence.destination.table] ?? 0, recorded)
         }
-        try connection.execute("DELETE FROM Z_PRIMARYKEY")
+        // Only the model's rows: Core Data's own entities (history's 16001–16003, CloudKit's)
+        // and rows no model explains keep theirs, unless a new entity takes the number.
+        let modelNumbers = Set(plan.source.entities.map(\.number) + plan.destination.entities.map(\.number))
+        account.replacedStrayRecords = contents.strayEntityRecords.filter { modelNumbers.contains($0.number) }
+        try connection.execute(
+            "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT IN (\(modelNumbers.sorted().map(String.init).joined(separator: ", ")))"
+        )
         let insert = try connection.prepare(
             "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
         for entity in plan.destination.entities {
@@ -142,7 +162,12 @@ extension InPlaceMigration {
         metadata.entityVersionHashes = hashes
         metadata.versionIdentifiers = destinationModel.versionIdentifiers
         if metadata.versionHashesDigest != nil { metadata.versionHashesDigest = VersionHasher.digest(of: hashes) }
+        account.removedChecksum = metadata.additionalEntries.removeValue(forKey: StoreMetadata.modelChecksumKey) != nil
+        if account.history.renumberedCloudKitRows > 0 {
+            metadata.additionalEntries[CloudKitMirroring.zoneFetchKey] = .bool(true)
+        }
         try store.writeMetadata(metadata)
+        return account.carried()
     }
 
     func validate(_ destination: ObjectStore) throws {

@@ -87,7 +87,7 @@ final class InPlaceMigration {
             if role.backsUp(options) { report.backup = try backUp(started: started) }
             FaultPoint.reach("inplace.start")
             try plan.expressions.register(on: connection)
-            try migrate(connection, store: store)
+            report.contents = try migrate(connection, store: store)
             let destination = try ObjectStore(store: store, model: destinationModel)
             try validate(destination)
             for entity in destination.layout.entities where !entity.isAbstract {

@@ -46,6 +46,7 @@ struct MigrationPlanner {
             objectReason = reason
         }
         var work = PlannedWork()
+        work.contents = try surveyForNewStore(sourceLayout)
         var passes: [PassPlan] = []
         for (index, mapping) in mappings.enumerated() {
             let facts = PassFacts(
@@ -145,6 +146,40 @@ struct MigrationPlanner {
             why = "its relationships must be written in the order objects are visited"
         }
         return plan(.objectByObject, .objectByObject, why)
+    }
+
+    /// What the store holds besides its objects, for a run into a new store; refuses what that
+    /// run would lose without being told (tables, triggers and views no model explains) or
+    /// cannot carry (CloudKit mirroring, whose rows name objects by keys the run changes).
+    /// Nil when the store is not at the source version (an upgrade's forecast of a later step).
+    private func surveyForNewStore(_ sourceLayout: StoreLayout) throws -> StoreContents? {
+        let opened = try SQLiteStore(at: store, readOnly: true)
+        defer { opened.connection.close() }
+        guard try opened.compatibility(with: source).isCompatible else { return nil }
+        let contents = try StoreSurvey(store: opened, layout: sourceLayout).contents()
+        let location = SourceLocation(file: store.path)
+        if contents.hasCloudKitMirroring {
+            throw MoltError(
+                .migration,
+                "the store has CloudKit mirroring tables (\(contents.tables(.cloudKit).map(\.name).joined(separator: ", "))), whose rows name objects by keys a migration into a new store changes",
+                location: location,
+                recovery:
+                    "Migrate it in place (an inferred mapping SQL can run), or let the app sync, then remove the store and have CloudKit download it again; the store was not changed."
+            )
+        }
+        let unknown =
+            contents.tables(.unknown).map { "table \($0.name) (\($0.rows) rows)" }
+            + contents.triggers.map { "trigger \($0)" } + contents.views.map { "view \($0)" }
+        if !unknown.isEmpty, options.unknownContents == .refuse {
+            throw MoltError(
+                .migration,
+                "the store holds what neither the model nor Core Data explains: \(unknown.joined(separator: ", ")); a migration into a new store would leave it behind",
+                location: location,
+                recovery:
+                    "Say what to do with it: keep it as it is (--unknown-tables keep, MigrationOptions.unknownContents = .keep) or drop it (drop); the report names it either way. The store was not changed."
+            )
+        }
+        return contents
     }
 
     /// The first entity with an attribute kept in external files, if any.

@@ -1,9 +1,14 @@
+internal import MoltStore
+
 /// The executable side of a plan: what each route needs, worked out by the planner.
 struct PlannedWork {
     /// The in-place plan, for the in-place and SQL-on-a-copy routes.
     var inPlace: InPlacePlan?
     /// For each pass, each entity mapping's relate route by name (object-by-object route).
     var relate: [[String: RelateRoute]] = []
+    /// What the store holds besides its objects, surveyed for a route into a new store (nil
+    /// for a forecast, whose store is at another version).
+    var contents: StoreContents?
     /// Whether any mapping may be related in SQL (the source store is then attached).
     var relatesInSQL: Bool {
         relate.contains { pass in

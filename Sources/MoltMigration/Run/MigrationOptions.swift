@@ -32,6 +32,23 @@ public struct MigrationOptions: Sendable {
     /// How long to wait, in seconds, when another migration of the store is running
     /// (`MigrationLock`); 0 fails at once with Core Data's 134090.
     public var lockWait: TimeInterval = 0
+    /// What a migration into a new store does with tables, triggers and views that neither
+    /// the model nor Core Data explains (an app's own table, a tool's). In place and SQL on a
+    /// copy always keep them as they are; a new store made object by object refuses to start
+    /// unless told to copy them as they are or to drop them. The report names them either way.
+    public var unknownContents = UnknownContents.refuse
 
     public init() {}
+}
+
+/// What a migration into a new store does with what neither the model nor Core Data explains
+/// (``MigrationOptions/unknownContents``).
+public enum UnknownContents: String, Sendable, CaseIterable {
+    /// Stop before any work, naming each table, trigger and view.
+    case refuse
+    /// Copy them into the new store as they are (their rows may name objects by keys the
+    /// migration changed: the report says so).
+    case keep
+    /// Leave them behind, each named in the report as discarded.
+    case drop
 }

@@ -44,6 +44,9 @@ public struct MigrationReport: Sendable {
     /// What the mapping did not carry into the new version, counted in the old store (only
     /// what there was: see ``DiscardSurvey``).
     public var discarded: [DiscardedData] = []
+    /// What became of everything in the store besides its objects: bookkeeping, persistent
+    /// history, CloudKit mirroring, metadata keys, tables no model explains.
+    public var contents = CarriedContents()
     /// How many mapping models ran, one after the other into the same new store.
     public var passes = 1
     /// Destination objects policies deleted (cascades included).

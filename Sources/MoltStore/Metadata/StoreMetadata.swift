@@ -26,6 +26,10 @@ public struct StoreMetadata: Sendable, Hashable {
     /// Every other key, preserved as read.
     public var additionalEntries: [String: PropertyList]
 
+    /// The key of the store's model checksum (`NSManagedObjectModel.versionChecksum`, written
+    /// by Core Data since 2023), kept among ``additionalEntries``.
+    public static let modelChecksumKey = "NSStoreModelVersionChecksumKey"
+
     static let knownKeys: Set<String> = [
         "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
         "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel",

@@ -244,7 +244,9 @@ public final class SQLiteStore {
     }
 
     /// Object counts per entity, read with Core Data's table naming and no model: each
-    /// entity's rows are those of its hierarchy root's table with its `Z_ENT`.
+    /// entity's rows are those of its hierarchy root's table with its `Z_ENT`; Core Data's own
+    /// entities (persistent history's, CloudKit's: numbered above 16000) have a table each,
+    /// named `A` and the entity name.
     public func objectCounts() throws -> [(entity: String, count: Int)] {
         let byNumber = Dictionary(entityRecords.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         func root(of record: EntityRecord) -> EntityRecord {
@@ -263,7 +265,17 @@ public final class SQLiteStore {
                 })
         }
         var counts: [Int: Int] = [:]
-        let rootTables = Set(entityRecords.map { "Z" + root(of: $0).name.uppercased() })
+        for record in entityRecords where record.number > PersistentHistory.privateEntityFloor {
+            let table = PersistentHistory.table(ofPrivateEntity: record.name)
+            guard tables.contains(table) else { continue }
+            counts[record.number] = try StoreErrors.sqlite(path, "counting rows of \(table)") {
+                Int(try connection.scalar("SELECT count(*) FROM \(SQL.identifier(table))")?.integerValue ?? 0)
+            }
+        }
+        let rootTables = Set(
+            entityRecords.filter { $0.number <= PersistentHistory.privateEntityFloor }.map {
+                "Z" + root(of: $0).name.uppercased()
+            })
         for table in rootTables.sorted() where tables.contains(table) {
             let rows = try StoreErrors.sqlite(path, "counting rows of \(table)") {
                 try connection.rows("SELECT Z_ENT, count(*) FROM \(SQL.identifier(table)) GROUP BY Z_ENT")

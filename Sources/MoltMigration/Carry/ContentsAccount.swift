@@ -1,0 +1,99 @@
+internal import MoltStore
+
+/// Says what a run did with a store's contents besides its objects (``CarriedContents``),
+/// from the survey made before the run and what the run did.
+struct ContentsAccount {
+    let contents: StoreContents
+    var history = HistoryOutcome()
+    /// Tables, triggers and views neither the model nor Core Data explains: kept or dropped.
+    var unknownKept = true
+    /// `Z_PRIMARYKEY` rows naming no entity that the destination's own rows replaced.
+    var replacedStrayRecords: [SQLiteStore.EntityRecord] = []
+    /// Whether the source's model checksum was removed from the metadata.
+    var removedChecksum = false
+
+    func carried() -> CarriedContents {
+        var carried = CarriedContents()
+        if contents.hasHistory {
+            let rows = PersistentHistory.tables.compactMap { contents.table($0) }
+            let counts = rows.map { "\($0.rows) \(Self.noun($0.name, $0.rows))" }.joined(separator: ", ")
+            carried.kept.append(.init("persistent history", "\(counts); their key counters in Z_PRIMARYKEY"))
+        }
+        for record in contents.privateEntities
+        where !PersistentHistory.tables.contains(PersistentHistory.table(ofPrivateEntity: record.name)) {
+            carried.kept.append(.init("Core Data's entity \(record.name) (\(record.number))", "its key counter"))
+        }
+        let cloudKit = contents.tables(.cloudKit)
+        if !cloudKit.isEmpty {
+            carried.kept.append(
+                .init("CloudKit mirroring", "\(cloudKit.count) tables, \(cloudKit.map(\.rows).reduce(0, +)) rows"))
+        }
+        if history.renumberedChanges > 0 {
+            carried.rewritten.append(
+                .init("\(history.renumberedChanges) history changes", "now name their entities by the new numbers"))
+        }
+        if history.rekeyedChanges > 0 {
+            carried.rewritten.append(
+                .init("\(history.rekeyedChanges) history changes", "now name the migrated objects by their new keys"))
+        }
+        if history.tombstoneChanges > 0 {
+            carried.rewritten.append(
+                .init(
+                    "\(history.tombstoneChanges) history changes of deleted objects",
+                    "given keys no object of the new store has"))
+        }
+        if history.renumberedCloudKitRows > 0 {
+            carried.rewritten.append(
+                .init(
+                    "\(history.renumberedCloudKitRows) CloudKit mirroring rows",
+                    "renumbered; \(CloudKitMirroring.zoneFetchKey) set"))
+        }
+        for table in contents.tables(.unknown) {
+            let item = CarriedContents.Item(
+                "table \(table.name)", "\(table.rows) rows; neither the model's nor Core Data's")
+            if unknownKept { carried.kept.append(item) } else { carried.discarded.append(item) }
+        }
+        for name in contents.triggers + contents.views {
+            let item = CarriedContents.Item("\(contents.triggers.contains(name) ? "trigger" : "view") \(name)", "")
+            if unknownKept { carried.kept.append(item) } else { carried.discarded.append(item) }
+        }
+        for record in contents.strayEntityRecords {
+            let item = CarriedContents.Item(
+                "Z_PRIMARYKEY row \(record.number) \(record.name)", "names no entity of the model")
+            if replacedStrayRecords.contains(record) {
+                carried.discarded.append(.init(item.what, "the new version's entity of that number replaces it"))
+            } else {
+                carried.kept.append(item)
+            }
+        }
+        if history.removedChanges > 0 {
+            carried.discarded.append(
+                .init(
+                    "\(history.removedChanges) history changes",
+                    "of objects the step does not carry (as Core Data's partial history migration deletes them)"))
+        }
+        if contents.hasModelCache {
+            carried.discarded.append(
+                .init(
+                    "the model cache (Z_MODELCACHE)",
+                    "it held the source model; Molt does not write Core Data's compiled model, so the store has none"))
+        }
+        if removedChecksum {
+            carried.discarded.append(
+                .init(
+                    "metadata key \(StoreMetadata.modelChecksumKey)",
+                    "it was the source model's checksum, which Molt cannot compute for the new version"))
+        }
+        return carried
+    }
+
+    static func noun(_ table: String, _ count: Int) -> String {
+        let word =
+            switch table {
+            case PersistentHistory.changeTable: "change"
+            case PersistentHistory.transactionTable: "transaction"
+            default: "string"
+            }
+        return count == 1 ? word : word + "s"
+    }
+}
