@@ -39,10 +39,15 @@ struct EmbeddedSourceUpgradeTests {
                 "No version given matches the store: using the store's embedded model, whose hashes match the store.",
                 "The store is at embedded model; 1 step to Contacts 4 (version order: not needed: one inferred step from the store's embedded model):",
                 "  1. embedded model → Contacts 4: lightweight",
+                "       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)",
             ])
         let report = try upgrade.run()
         #expect(report.usedEmbeddedSourceModel)
         #expect(report.storeVersion == "embedded model")
+        // The cache held the old model; Molt writes none, and says so.
+        #expect(
+            report.steps.first?.migration.contents.discarded.map(\.what) == ["the model cache (Z_MODELCACHE)"],
+            "\(String(describing: report.steps.first?.migration.contents))")
         #expect(report.steps.count == 1)
         let after = try SQLiteStore(at: store)
         #expect(

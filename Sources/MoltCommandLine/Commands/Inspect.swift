@@ -85,6 +85,15 @@ struct StoreReport: Encodable {
     var embeddedModel: EmbeddedModelReport?
     var otherMetadataKeys: [String]
     var entities: [EntityRow]
+    /// Tables that are not an entity's or a relationship's: Core Data's bookkeeping, persistent
+    /// history, CloudKit mirroring, and what neither explains (`unknown`).
+    var otherTables: [OtherTable]
+
+    struct OtherTable: Encodable {
+        var name: String
+        var kind: String
+        var rows: Int
+    }
     var model: ModelMatchReport?
     /// Files an interrupted migration left beside the store (finished by `molt recover`).
     var interruptedMigration: [String]
@@ -113,6 +122,12 @@ struct StoreReport: Encodable {
         hasModelCache = try store.hasModelCache()
         embeddedModel = hasModelCache ? EmbeddedModelReport(store: store) : nil
         otherMetadataKeys = metadata.additionalEntries.keys.sorted()
+        otherTables = try StoreSurvey(store: store, layout: nil).contents().tables
+            .filter {
+                ![.model, .sqlite].contains($0.kind)
+                    && !["Z_METADATA", "Z_PRIMARYKEY", "Z_MODELCACHE"].contains($0.name)
+            }
+            .map { OtherTable(name: $0.name, kind: $0.kind.rawValue, rows: $0.rows) }
         let counts = Dictionary(try store.objectCounts().map { ($0.entity, $0.count) }, uniquingKeysWith: { a, _ in a })
         let records = Dictionary(store.entityRecords.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let byNumber = Dictionary(store.entityRecords.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -175,11 +190,32 @@ struct StoreReport: Encodable {
                 [
                     row.number.map(String.init) ?? "-", row.name, row.parent ?? "-",
                     row.objects.map(String.init) ?? "-",
-                    row.versionHash ?? "(not in metadata)",
+                    row.versionHash
+                        ?? ((row.number ?? 0) > PersistentHistory.privateEntityFloor
+                            ? "(Core Data's own entity)" : "(not in metadata)"),
                 ]
             }
         Output.table(rows).forEach { Output.line($0) }
+        if !otherTables.isEmpty {
+            Output.line("Other tables:")
+            Output.table(
+                [["TABLE", "WHAT", "ROWS"]]
+                    + otherTables.map { [$0.name, Self.describe($0.kind), String($0.rows)] }
+            ).forEach { Output.line($0) }
+        }
         if let model { model.printText() }
+    }
+}
+
+extension StoreReport {
+    static func describe(_ kind: String) -> String {
+        switch StoreContents.Kind(rawValue: kind) {
+        case .bookkeeping: "Core Data's bookkeeping"
+        case .history: "persistent history"
+        case .cloudKit: "CloudKit mirroring"
+        case .unknown: "neither the model's nor Core Data's"
+        default: kind
+        }
     }
 }
 

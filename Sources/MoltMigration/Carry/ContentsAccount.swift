@@ -15,7 +15,7 @@ struct ContentsAccount {
     func carried() -> CarriedContents {
         var carried = CarriedContents()
         if contents.hasHistory {
-            let rows = PersistentHistory.tables.compactMap { contents.table($0) }
+            let rows = PersistentHistory.tables.reversed().compactMap { contents.table($0) }
             let counts = rows.map { "\($0.rows) \(Self.noun($0.name, $0.rows))" }.joined(separator: ", ")
             carried.kept.append(.init("persistent history", "\(counts); their key counters in Z_PRIMARYKEY"))
         }

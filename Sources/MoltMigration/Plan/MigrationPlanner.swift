@@ -173,7 +173,7 @@ struct MigrationPlanner {
         if !unknown.isEmpty, options.unknownContents == .refuse {
             throw MoltError(
                 .migration,
-                "the store holds what neither the model nor Core Data explains: \(unknown.joined(separator: ", ")); a migration into a new store would leave it behind",
+                "the store holds what neither the model nor Core Data explains: \(unknown.joined(separator: ", ")); a migration into a new store would leave it behind unless told to keep or drop it (--unknown-tables keep|drop)",
                 location: location,
                 recovery:
                     "Say what to do with it: keep it as it is (--unknown-tables keep, MigrationOptions.unknownContents = .keep) or drop it (drop); the report names it either way. The store was not changed."

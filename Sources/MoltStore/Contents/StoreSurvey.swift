@@ -12,9 +12,11 @@ internal import MoltSQLite
 /// ```
 public struct StoreSurvey {
     let store: SQLiteStore
-    let layout: StoreLayout
+    /// The model the store is read with; nil to class its tables by Core Data's naming alone
+    /// (entity tables named after `Z_PRIMARYKEY`'s rows, join tables `Z_<number><NAME>`).
+    let layout: StoreLayout?
 
-    public init(store: SQLiteStore, layout: StoreLayout) {
+    public init(store: SQLiteStore, layout: StoreLayout?) {
         self.store = store
         self.layout = layout
     }
@@ -26,14 +28,23 @@ public struct StoreSurvey {
                 (type: $0[0].textValue ?? "", name: $0[1].textValue ?? "", table: $0[2].textValue ?? "")
             }
         }
-        let modelTables = Set(layout.tables.map(\.name) + layout.joinTables.map(\.name))
-        let modelNumbers = Set(layout.entities.map(\.number))
+        let modelTables: Set<String>
+        let modelNumbers: Set<Int>
+        if let layout {
+            modelTables = Set(layout.tables.map(\.name) + layout.joinTables.map(\.name))
+            modelNumbers = Set(layout.entities.map(\.number))
+        } else {
+            let records = store.entityRecords.filter { $0.number <= PersistentHistory.privateEntityFloor }
+            modelNumbers = Set(records.map(\.number))
+            modelTables = Set(records.map { "Z" + $0.name.uppercased() })
+                .union(schema.map(\.name).filter(Self.isJoinTableName))
+        }
         var privateEntities: [SQLiteStore.EntityRecord] = []
         var stray: [SQLiteStore.EntityRecord] = []
         for record in store.entityRecords where !modelNumbers.contains(record.number) {
             if record.number > PersistentHistory.privateEntityFloor {
                 privateEntities.append(record)
-            } else if layout.entity(named: record.name) == nil {
+            } else if layout?.entity(named: record.name) == nil {
                 stray.append(record)
             }
         }
@@ -60,6 +71,14 @@ public struct StoreSurvey {
             views: schema.filter { $0.type == "view" }.map(\.name),
             otherIndexes: indexes,
             hasModelCache: try store.hasModelCache())
+    }
+
+    /// `Z_12TAGS`: Core Data's name for a many-to-many relationship's table.
+    static func isJoinTableName(_ name: String) -> Bool {
+        guard name.hasPrefix("Z_") else { return false }
+        let rest = name.dropFirst(2)
+        let digits = rest.prefix { $0.isNumber }
+        return !digits.isEmpty && rest.count > digits.count
     }
 
     private func kind(of table: String, modelTables: Set<String>, privateTables: Set<String>) -> StoreContents.Kind {
