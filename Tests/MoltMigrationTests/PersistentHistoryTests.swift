@@ -84,6 +84,10 @@ struct PersistentHistoryTests {
         #expect(after == before)
         #expect(try HistoryFixture.privateRecords(in: store) == records)
         #expect(report.contents.kept.first?.what == "persistent history")
+        // Item gained a property: its 2 updates' masks are kept as written, and named.
+        #expect(
+            report.contents.kept.map(\.what).contains("the changed-property masks of 2 history updates"),
+            "\(report.contents)")
         #expect(report.contents.rewritten.map(\.what) == ["14 history changes"], "\(report.contents)")
         #expect(report.contents.discarded.map(\.what) == ["metadata key NSStoreModelVersionChecksumKey"])
         #expect(try metadataKeys(store)[StoreMetadata.modelChecksumKey] == nil)

@@ -23,6 +23,13 @@ struct ContentsAccount {
         where !PersistentHistory.tables.contains(PersistentHistory.table(ofPrivateEntity: record.name)) {
             carried.kept.append(.init("Core Data's entity \(record.name) (\(record.number))", "its key counter"))
         }
+        if history.staleUpdateMasks > 0 {
+            carried.kept.append(
+                .init(
+                    "the changed-property masks of \(history.staleUpdateMasks) history updates",
+                    "as written: their entities' properties changed, and Molt does not rewrite masks as Core Data does, so updatedProperties may name other properties"
+                ))
+        }
         let cloudKit = contents.tables(.cloudKit)
         if !cloudKit.isEmpty {
             carried.kept.append(

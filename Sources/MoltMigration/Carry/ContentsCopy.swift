@@ -1,5 +1,6 @@
 internal import Foundation
 internal import MoltCore
+internal import MoltModel
 internal import MoltSQLite
 internal import MoltStore
 
@@ -18,6 +19,8 @@ struct ContentsCopy {
     let contents: StoreContents
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
+    let sourceModel: ObjectModel
+    let destinationModel: ObjectModel
     /// Source entity name → the destination entity its first entity mapping makes.
     let destinationEntity: [String: String]
     let unknown: UnknownContents
@@ -72,6 +75,10 @@ struct ContentsCopy {
             try keepRecords(on: connection, account: &account)
             if contents.hasHistory {
                 account.history = try rekeyHistory(on: connection, source: source)
+                let changed = try UpdateMasks.changedEntities(
+                    destinationEntity.map { ($0.key, $0.value) }, source: sourceModel, destination: destinationModel,
+                    layout: destinationLayout)
+                account.history.staleUpdateMasks = try UpdateMasks.count(in: connection, entities: changed)
             }
             if unknown == .keep {
                 let rows = try connection.rows(

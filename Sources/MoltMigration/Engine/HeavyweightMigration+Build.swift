@@ -83,6 +83,7 @@ extension HeavyweightMigration {
         if let contents = work.contents {
             report.contents = try ContentsCopy(
                 contents: contents, sourceLayout: source.layout, destinationLayout: destination.layout,
+                sourceModel: sourceModel, destinationModel: destinationModel,
                 destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path,
                 removedChecksum: removedChecksum
             ).run(on: destination.store.connection)

@@ -123,6 +123,12 @@ extension InPlaceMigration {
         account.history = try HistoryRenumbering(
             entityNumbers: plan.entityNumbers, removed: removed.map(\.number), storePath: url.path
         ).run(on: connection, contents: contents)
+        if contents.hasHistory {
+            let changed = try UpdateMasks.changedEntities(
+                plan.correspondences.map { ($0.source.name, $0.destination.name) }, source: sourceModel,
+                destination: destinationModel, layout: plan.destination)
+            account.history.staleUpdateMasks = try UpdateMasks.count(in: connection, entities: changed)
+        }
         var sourceMaximum: [String: Int64] = [:]
         for correspondence in plan.correspondences {
             let root = plan.source.entity(named: correspondence.source.rootName)?.number ?? 0
