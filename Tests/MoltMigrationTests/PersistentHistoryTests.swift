@@ -260,4 +260,55 @@ struct PersistentHistoryTests {
         #expect(after.metadata.additionalEntries[CloudKitMirroring.zoneFetchKey] == .bool(true))
         #expect(after.entityRecords.contains { $0.number == 16004 && $0.maximumKey == 1 })
     }
+
+    /// A store shaped like a SwiftData app's: `default.store` whose latest history lives only in
+    /// its `-wal`, and whose model is only the one in `Z_MODELCACHE`.
+    func swiftDataStore(_ name: String) throws -> (store: URL, v1: ObjectModel, v2: ObjectModel) {
+        let (store, v1, v2) = try setUp("\(name)-written.store")
+        try ModelCacheSupport.setModelCache([ModelCacheSupport.blob(for: v1)], in: store)
+        let writer = try SQLiteStore(at: store, readOnly: false)
+        try writer.connection.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        try writer.connection.execute(
+            """
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZBUNDLEIDTS, ZTIMESTAMP, ZBUNDLEID) VALUES (15, 16002, 1, 2, 15, 'com.example.app');
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+                SELECT 15, 16001, 1, 1, Z_ENT, Z_PK, 15, x'02' FROM ZITEM WHERE ZNAME = 'item 4';
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 15 WHERE Z_ENT IN (16001, 16002);
+            """)
+        // Copied while the writer holds them, as the app left them: the last rows only in the log.
+        let copy = folder.path("\(name)/default.store")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: store.path + suffix, toPath: copy.path + suffix)
+        }
+        writer.connection.close()
+        #expect(FileManager.default.fileExists(atPath: copy.path + "-wal"))
+        return (copy, v1, v2)
+    }
+
+    @Test("a SwiftData-shaped store (history in the -wal, the model only in the cache): in place and object by object")
+    func swiftDataShaped() throws {
+        for route in ["in place", "objects"] {
+            let (store, v1, v2) = try swiftDataStore(route == "in place" ? "inplace" : "objects")
+            let before = try HistoryFixture.changes(in: store, layout: StoreLayout(model: v1), label: "name")
+            #expect(before.count == 15, "the change in the -wal is read: \(before.count)")
+            let records = try HistoryFixture.privateRecords(in: store)
+            var options = MigrationOptions()
+            options.allowsSQLCopy = route == "in place"
+            let mappings = route == "in place" ? [] : [try #require(MappingInference.infer(from: v1, to: v2).mapping)]
+            let migration = StoreMigration(
+                store: store, from: .model(v2), to: v2, mappings: mappings, options: options)
+            migration.allowsEmbeddedSourceModel = true
+            let report = try migration.run()
+            #expect(report.usedEmbeddedSourceModel, "\(route)")
+            #expect(report.plan?.route == (route == "in place" ? .inPlace : .objects), "\(route)")
+            let after = try HistoryFixture.changes(in: store, layout: StoreLayout(model: v2), label: "name")
+            #expect(after == before, "\(route)")
+            #expect(try HistoryFixture.privateRecords(in: store) == records, "\(route)")
+            #expect(
+                report.contents.discarded.map(\.what) == [
+                    "the model cache (Z_MODELCACHE)", "metadata key NSStoreModelVersionChecksumKey",
+                ], "\(route): \(report.contents)")
+        }
+    }
 }
