@@ -19,6 +19,8 @@ struct RouteJSON: Encodable {
     let route: String
     let reason: String
     let passes: [Pass]
+    /// What the run will keep and discard of the store's contents besides its objects.
+    let contents: ContentsJSON
 
     init(_ plan: MigrationPlan) {
         route =
@@ -28,6 +30,7 @@ struct RouteJSON: Encodable {
             case .objects: "objects"
             }
         reason = plan.reason
+        contents = ContentsJSON(plan.contents)
         passes = plan.passes.map { pass in
             Pass(
                 pass: pass.number, mappingFile: pass.mappingFile,

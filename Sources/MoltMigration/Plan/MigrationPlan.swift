@@ -23,6 +23,10 @@ public struct MigrationPlan: Sendable, Equatable {
     /// The passes of the step, in order (one for most steps). For the in-place and SQL routes,
     /// the one pass's mappings are all run by SQL and list no relate strategy.
     public var passes: [PassPlan]
+    /// What the run will do with the store's contents besides its objects, as forecast from
+    /// the store: what it keeps and what it discards (what it rewrites, the run counts). Empty
+    /// for a step whose store does not exist yet (a later step of an upgrade).
+    public var contents = CarriedContents()
 
     public init(route: Route, reason: String, passes: [PassPlan]) {
         self.route = route
@@ -87,6 +91,10 @@ extension MigrationPlan: CustomStringConvertible {
             for relate in pass.relate {
                 lines.append("  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))")
             }
+        }
+        if !contents.isEmpty {
+            lines.append("Store contents besides the objects:")
+            lines += contents.lines.map { "  \($0)" }
         }
         return lines.joined(separator: "\n")
     }

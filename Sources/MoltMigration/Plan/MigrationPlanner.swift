@@ -38,15 +38,19 @@ struct MigrationPlanner {
         let sourceLayout = try StoreLayout(model: source)
         let destinationLayout = try StoreLayout(model: destination)
         let objectReason: String
+        let contents = try survey(sourceLayout)
         switch try stepRoute(sourceLayout, destinationLayout) {
         case .sql(let route, let reason, let inPlace):
             let pass = PassPlan(number: 1, mappingFile: mappings.first?.sourceFile, relate: [])
-            return (MigrationPlan(route: route, reason: reason, passes: [pass]), PlannedWork(inPlace: inPlace))
+            var plan = MigrationPlan(route: route, reason: reason, passes: [pass])
+            if let contents { plan.contents = Self.forecast(contents, unknownKept: true) }
+            return (plan, PlannedWork(inPlace: inPlace))
         case .objects(let reason):
             objectReason = reason
         }
         var work = PlannedWork()
-        work.contents = try surveyForNewStore(sourceLayout)
+        if let contents { try refuseWhatANewStoreLoses(contents) }
+        work.contents = contents
         var passes: [PassPlan] = []
         for (index, mapping) in mappings.enumerated() {
             let facts = PassFacts(
@@ -62,7 +66,9 @@ struct MigrationPlanner {
             work.relate.append(routes)
             passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
         }
-        return (MigrationPlan(route: .objects, reason: objectReason, passes: passes), work)
+        var plan = MigrationPlan(route: .objects, reason: objectReason, passes: passes)
+        if let contents { plan.contents = Self.forecast(contents, unknownKept: options.unknownContents == .keep) }
+        return (plan, work)
     }
 
     /// The step's route, before the passes are looked at.
@@ -148,15 +154,27 @@ struct MigrationPlanner {
         return plan(.objectByObject, .objectByObject, why)
     }
 
-    /// What the store holds besides its objects, for a run into a new store; refuses what that
-    /// run would lose without being told (tables, triggers and views no model explains) or
-    /// cannot carry (CloudKit mirroring, whose rows name objects by keys the run changes).
-    /// Nil when the store is not at the source version (an upgrade's forecast of a later step).
-    private func surveyForNewStore(_ sourceLayout: StoreLayout) throws -> StoreContents? {
+    /// What the store holds besides its objects (``StoreSurvey``); nil when the store is not
+    /// at the source version (an upgrade's forecast of a later step).
+    private func survey(_ sourceLayout: StoreLayout) throws -> StoreContents? {
         let opened = try SQLiteStore(at: store, readOnly: true)
         defer { opened.connection.close() }
         guard try opened.compatibility(with: source).isCompatible else { return nil }
-        let contents = try StoreSurvey(store: opened, layout: sourceLayout).contents()
+        return try StoreSurvey(store: opened, layout: sourceLayout).contents()
+    }
+
+    /// What the run will keep and discard of `contents`, before it runs.
+    static func forecast(_ contents: StoreContents, unknownKept: Bool) -> CarriedContents {
+        var account = ContentsAccount(contents: contents)
+        account.unknownKept = unknownKept
+        account.removedChecksum = contents.metadataKeys.contains(StoreMetadata.modelChecksumKey)
+        return account.carried()
+    }
+
+    /// Refuses, for a run into a new store, what it would lose without being told (tables,
+    /// triggers and views no model explains) or cannot carry (CloudKit mirroring, whose rows
+    /// name objects by keys the run changes).
+    private func refuseWhatANewStoreLoses(_ contents: StoreContents) throws {
         let location = SourceLocation(file: store.path)
         if contents.hasCloudKitMirroring {
             throw MoltError(
@@ -179,7 +197,6 @@ struct MigrationPlanner {
                     "Say what to do with it: keep it as it is (--unknown-tables keep, MigrationOptions.unknownContents = .keep) or drop it (drop); the report names it either way. The store was not changed."
             )
         }
-        return contents
     }
 
     /// The first entity with an attribute kept in external files, if any.

@@ -40,6 +40,8 @@ public struct StoreContents: Sendable, Hashable {
     public var otherIndexes: [Index]
     /// Whether `Z_MODELCACHE` holds a model.
     public var hasModelCache: Bool
+    /// The metadata's keys besides those Core Data's layout defines (``StoreMetadata/additionalEntries``).
+    public var metadataKeys: [String]
 
     /// An index and the table it is on.
     public struct Index: Sendable, Hashable {

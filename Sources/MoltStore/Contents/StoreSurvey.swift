@@ -70,7 +70,8 @@ public struct StoreSurvey {
             triggers: schema.filter { $0.type == "trigger" }.map(\.name),
             views: schema.filter { $0.type == "view" }.map(\.name),
             otherIndexes: indexes,
-            hasModelCache: try store.hasModelCache())
+            hasModelCache: try store.hasModelCache(),
+            metadataKeys: store.metadata.additionalEntries.keys.sorted())
     }
 
     /// `Z_12TAGS`: Core Data's name for a many-to-many relationship's table.
