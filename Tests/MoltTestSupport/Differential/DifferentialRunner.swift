@@ -48,6 +48,9 @@ public struct DifferentialRunner: Sendable {
         public var dump: String
         /// Files beside the store after the run (SQLite's own companions left out).
         public var leftovers: [String]
+        /// The persistent history after a successful run: each change and the object it names
+        /// (``HistoryFixture/identities(in:layout:)``).
+        public var history: [String] = []
 
         /// Whether the run succeeded.
         public var succeeded: Bool { report != nil }
@@ -109,6 +112,7 @@ public struct DifferentialRunner: Sendable {
             at: original.deletingLastPathComponent(), withIntermediateDirectories: true)
         try createStore(differentialCase, at: original)
         let (source, destination) = try differentialCase.models()
+        try Self.addHistory(to: original, source: source)
         let mappings = try differentialCase.mappingModels(source: source, destination: destination)
         let before = try EquivalentRuns.dump(original, source)
         var outcomes: [Outcome] = []
@@ -154,12 +158,26 @@ public struct DifferentialRunner: Sendable {
         case .success(let report):
             outcome.report = report
             outcome.dump = (try? EquivalentRuns.dump(store, destination)) ?? "(the migrated store cannot be read)"
+            outcome.history =
+                (try? HistoryFixture.identities(in: store, layout: StoreLayout(model: destination)))
+                ?? ["(the history cannot be read)"]
         case .failure(let error):
             outcome.error = "\(error)"
             outcome.errorCode = (error as? MoltError).map { "\($0.code)" } ?? "\(type(of: error))"
             outcome.dump = (try? EquivalentRuns.dump(store, source)) ?? "(the failed store cannot be read)"
         }
         return outcome
+    }
+
+    /// Persistent history as today's Core Data keeps it, on every concrete entity: a change for
+    /// each object (and an update for every second one), and an insert and a delete of one
+    /// object no longer in the store per entity, so that every route must carry it alike.
+    static func addHistory(to store: URL, source: ObjectModel) throws {
+        let layout = try StoreLayout(model: source)
+        let concrete = layout.entities.filter { !$0.isAbstract }
+        try HistoryFixture.add(
+            to: store, layout: layout, entities: concrete.map(\.name),
+            deleted: concrete.enumerated().map { ($0.element.name, Int64(900_000 + $0.offset)) })
     }
 
     /// The files in `store`'s folder other than the store and SQLite's companions.
@@ -187,6 +205,20 @@ public struct DifferentialRunner: Sendable {
             }
             if let difference = ReportCounts(got).difference(from: ReportCounts(wanted)) {
                 return (difference, "report")
+            }
+            if outcome.history != reference.history {
+                return (
+                    "history differs: "
+                        + firstDifference(
+                            reference.history.joined(separator: "\n"), outcome.history.joined(separator: "\n")),
+                    "history"
+                )
+            }
+            if got.contents.discarded != wanted.contents.discarded {
+                return (
+                    "discarded \(got.contents.discarded) of the store's contents, the reference \(wanted.contents.discarded)",
+                    "report"
+                )
             }
         case (nil, nil):
             if outcome.errorCode != reference.errorCode {

@@ -110,4 +110,28 @@ public enum HistoryFixture {
             "\($0.number) \($0.name) \($0.maximumKey)"
         }
     }
+
+    /// Every change in the store at `url`, read with `layout`, as a line naming the object by
+    /// its entity and the values of its own attributes (keys left out: routes may renumber
+    /// objects), or "no object" for a deleted one's change: what must not differ between two
+    /// routes of one migration.
+    public static func identities(in url: URL, layout: StoreLayout) throws -> [String] {
+        let store = try SQLiteStore(at: url, readOnly: true)
+        defer { store.connection.close() }
+        let rows = try store.connection.rows(
+            "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM ACHANGE ORDER BY Z_PK")
+        return try rows.map { row in
+            let head = "#\(row[0].integerValue ?? 0) type \(row[1].integerValue ?? 0)"
+            let number = Int(row[2].integerValue ?? 0)
+            guard let entity = layout.entity(number: number) else { return "\(head) entity #\(number)" }
+            let columns = entity.attributes.filter { !$0.attribute.usesExternalStorage }.map {
+                "quote(\(SQL.identifier($0.column)))"
+            }
+            let select = columns.isEmpty ? "'-'" : columns.joined(separator: " || ' | ' || ")
+            let values = try store.connection.scalar(
+                "SELECT \(select) FROM \(SQL.identifier(entity.table)) WHERE Z_PK = ? AND Z_ENT = ?",
+                [row[3], .integer(Int64(number))])
+            return "\(head) \(entity.name) \(values?.textValue ?? "no object")"
+        }
+    }
 }
