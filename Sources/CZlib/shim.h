@@ -9,4 +9,9 @@ static inline int molt_inflate_init2(z_streamp stream, int windowBits) {
     return inflateInit2(stream, windowBits);
 }
 
+// deflateInit2 is a macro too. A negative windowBits writes raw DEFLATE.
+static inline int molt_deflate_init2(z_streamp stream, int level, int windowBits) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
+}
+
 #endif

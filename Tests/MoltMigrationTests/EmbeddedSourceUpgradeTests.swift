@@ -40,14 +40,23 @@ struct EmbeddedSourceUpgradeTests {
                 "The store is at embedded model; 1 step to Contacts 4 (version order: not needed: one inferred step from the store's embedded model):",
                 "  1. embedded model → Contacts 4: lightweight",
                 "       Route: in place (the inferred mapping changes tables SQL rewrites in one transaction)",
+                "       Store contents besides the objects:",
+                "         rewritten: the model cache (Z_MODELCACHE) (now the new version's model, compiled as Core Data keeps it)",
             ])
         let report = try upgrade.run()
         #expect(report.usedEmbeddedSourceModel)
         #expect(report.storeVersion == "embedded model")
-        // The cache held the old model; Molt writes none, and says so.
+        // The cache held the old model; it holds the new one now, whose hashes are the store's.
         #expect(
-            report.steps.first?.migration.contents.discarded.map(\.what) == ["the model cache (Z_MODELCACHE)"],
+            report.steps.first?.migration.contents.rewritten.map(\.what) == ["the model cache (Z_MODELCACHE)"],
             "\(String(describing: report.steps.first?.migration.contents))")
+        let migrated = try SQLiteStore(at: store, readOnly: true)
+        defer { migrated.connection.close() }
+        let embedded = try #require(try migrated.embeddedModel())
+        #expect(embedded.matchesStore)
+        #expect(
+            try embedded.model.entityVersionHashes()
+                == (try MigrationFixtures.contacts("Contacts 4").entityVersionHashes()))
         #expect(report.steps.count == 1)
         let after = try SQLiteStore(at: store)
         #expect(

@@ -1,3 +1,4 @@
+internal import MoltModel
 internal import MoltStore
 
 /// Says what a run did with a store's contents besides its objects (``CarriedContents``),
@@ -11,6 +12,25 @@ struct ContentsAccount {
     var replacedStrayRecords: [SQLiteStore.EntityRecord] = []
     /// Whether the source's model checksum was removed from the metadata.
     var removedChecksum = false
+    /// What became of the store's model cache.
+    var modelCache = ModelCacheFate.none
+
+    /// What a run does with a store's model cache (`Z_MODELCACHE`).
+    enum ModelCacheFate: Equatable {
+        /// The store had none.
+        case none
+        /// It now holds the new version's model.
+        case written
+        /// It was emptied: the new version's model has what the compiled form does not hold.
+        case emptied(String)
+
+        /// The fate for a store that has a cache, migrated to `model`.
+        static func forCache(of model: ObjectModel) -> ModelCacheFate {
+            let omissions = ModelCache.omissions(of: model)
+            guard let first = omissions.first else { return .written }
+            return .emptied(first + (omissions.count > 1 ? " and \(omissions.count - 1) more" : ""))
+        }
+    }
 
     func carried() -> CarriedContents {
         var carried = CarriedContents()
@@ -79,11 +99,18 @@ struct ContentsAccount {
                     "\(history.removedChanges) history changes",
                     "of objects the step does not carry (as Core Data's partial history migration deletes them)"))
         }
-        if contents.hasModelCache {
+        switch modelCache {
+        case .none:
+            break
+        case .written:
+            carried.rewritten.append(
+                .init("the model cache (Z_MODELCACHE)", "now the new version's model, compiled as Core Data keeps it"))
+        case .emptied(let why):
             carried.discarded.append(
                 .init(
                     "the model cache (Z_MODELCACHE)",
-                    "it held the source model; Molt does not write Core Data's compiled model, so the store has none"))
+                    "it held the source model; the new version's has what Molt does not compile as Core Data does (\(why)), so the store has none"
+                ))
         }
         if removedChecksum {
             carried.discarded.append(

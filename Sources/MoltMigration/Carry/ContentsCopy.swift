@@ -7,7 +7,8 @@ internal import MoltStore
 /// Carries into a new store, made object by object, what the old one holds besides its
 /// objects: persistent history with its key counters, the `Z_PRIMARYKEY` rows of Core Data's
 /// own entities and of entities no model names, and (when asked) tables, triggers and views
-/// no model explains, each created as the old store's schema says and filled with its rows.
+/// no model explains, each created as the old store's schema says and filled with its rows;
+/// and, when the old store had a model cache, the new version's model in the new one's.
 ///
 /// History changes then name the objects of the new store: each change of a migrated object
 /// names what its entity mapping made of it (the first mapping that read it); a change of an
@@ -56,7 +57,8 @@ struct ContentsCopy {
             """)
     }
 
-    func run(on connection: SQLiteConnection) throws -> CarriedContents {
+    func run(into destination: SQLiteStore) throws -> CarriedContents {
+        let connection = destination.connection
         var account = ContentsAccount(contents: contents)
         account.unknownKept = unknown == .keep
         account.removedChecksum = removedChecksum
@@ -69,6 +71,10 @@ struct ContentsCopy {
         }
         if unknown == .keep { tables += contents.tables(.unknown).map(\.name) }
         try connection.transaction {
+            if contents.hasModelCache {
+                account.modelCache = .forCache(of: destinationModel)
+                if account.modelCache == .written { try ModelCache.write(destinationModel, into: destination) }
+            }
             for table in tables {
                 try copy(table, from: source, on: connection)
             }

@@ -86,7 +86,7 @@ extension HeavyweightMigration {
                 sourceModel: sourceModel, destinationModel: destinationModel,
                 destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path,
                 removedChecksum: removedChecksum
-            ).run(on: destination.store.connection)
+            ).run(into: destination.store)
         }
         try destination.store.connection.execute(
             "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")

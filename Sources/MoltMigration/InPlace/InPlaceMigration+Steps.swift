@@ -114,7 +114,8 @@ extension InPlaceMigration {
     /// `Z_PRIMARYKEY` for the destination model (each root keeps the largest key its table
     /// has used; the rows of Core Data's own entities kept), persistent history and CloudKit
     /// rows renumbered with the entities (``HistoryRenumbering``), `Z_METADATA` with the
-    /// destination's hashes, and no stale model cache or model checksum.
+    /// destination's hashes, the destination's model in the model cache (or none), and no
+    /// stale model checksum.
     func writeBookkeeping(
         _ connection: SQLiteConnection, store: SQLiteStore, contents: StoreContents
     ) throws -> CarriedContents {
@@ -159,10 +160,15 @@ extension InPlaceMigration {
             ])
             try insert.run()
         }
-        let hasCache =
-            try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")?
-            .integerValue ?? 0
-        if hasCache > 0 { try connection.execute("DELETE FROM Z_MODELCACHE") }
+        // The cache held the source model: it holds the destination's now, or nothing.
+        if contents.hasModelCache {
+            account.modelCache = .forCache(of: destinationModel)
+            if account.modelCache == .written {
+                try ModelCache.write(destinationModel, into: store)
+            } else {
+                try connection.execute("DELETE FROM Z_MODELCACHE")
+            }
+        }
         var metadata = store.metadata
         let hashes = try destinationModel.entityVersionHashes()
         metadata.entityVersionHashes = hashes

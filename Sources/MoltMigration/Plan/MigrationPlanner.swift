@@ -43,7 +43,7 @@ struct MigrationPlanner {
         case .sql(let route, let reason, let inPlace):
             let pass = PassPlan(number: 1, mappingFile: mappings.first?.sourceFile, relate: [])
             var plan = MigrationPlan(route: route, reason: reason, passes: [pass])
-            if let contents { plan.contents = Self.forecast(contents, unknownKept: true) }
+            if let contents { plan.contents = forecast(contents, unknownKept: true) }
             return (plan, PlannedWork(inPlace: inPlace))
         case .objects(let reason):
             objectReason = reason
@@ -67,7 +67,7 @@ struct MigrationPlanner {
             passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
         }
         var plan = MigrationPlan(route: .objects, reason: objectReason, passes: passes)
-        if let contents { plan.contents = Self.forecast(contents, unknownKept: options.unknownContents == .keep) }
+        if let contents { plan.contents = forecast(contents, unknownKept: options.unknownContents == .keep) }
         return (plan, work)
     }
 
@@ -164,9 +164,10 @@ struct MigrationPlanner {
     }
 
     /// What the run will keep and discard of `contents`, before it runs.
-    static func forecast(_ contents: StoreContents, unknownKept: Bool) -> CarriedContents {
+    func forecast(_ contents: StoreContents, unknownKept: Bool) -> CarriedContents {
         var account = ContentsAccount(contents: contents)
         account.unknownKept = unknownKept
+        if contents.hasModelCache { account.modelCache = .forCache(of: destination) }
         account.removedChecksum = contents.metadataKeys.contains(StoreMetadata.modelChecksumKey)
         return account.carried()
     }

@@ -5,11 +5,12 @@ public import MoltCore
 /// `NSManagedObjectModel`, shaped like the one in a real store's `Z_MODELCACHE` (entities in an
 /// `NSKnownKeysDictionary1`, properties with their `_P` flags, typed default values).
 ///
-/// It exists to test the decoder on many models and to seed its fuzzing. Core Data has not
-/// been shown to read what it writes, so Molt does not put it in stores (their `Z_MODELCACHE`
-/// stays empty). Validation rules (regular expressions) and code-generation settings are not
-/// written; derivations are written only when they are a plain key path or a call without
-/// arguments (`now()`).
+/// A real store's cache, decoded and archived again, is the same tree of objects as Core
+/// Data's (the test `ModelCacheFidelityTests`), so a migration writes the new version's model
+/// into the store's `Z_MODELCACHE` with it, unless the model has something ``omissions(of:)``
+/// names: validation rules (minimum, maximum, regular expressions) and fetched properties are
+/// not written as Core Data writes them, code-generation settings not at all, and derivations
+/// only when they are a plain key path or a call without arguments (`now()`).
 ///
 /// ```swift
 /// let data = CompiledModelArchiver().data(for: model)
@@ -17,6 +18,46 @@ public import MoltCore
 /// ```
 public struct CompiledModelArchiver: Sendable {
     public init() {}
+
+    /// What a known-keys dictionary holds in its empty slots, as Core Data archives it (read
+    /// from a real store's cache).
+    static let emptySlotToken = "__empty_slot_token_4c24_98dc_ac1e_b773__"
+
+    /// What of `model` the archive would leave out or write in a form Core Data's own archive
+    /// has not been compared with, one phrase each ("Person.age: its minimum and maximum");
+    /// empty when the archive holds the whole model as Core Data archives it. Molt writes a
+    /// store's model cache only for a model with none.
+    public func omissions(of model: ObjectModel) -> [String] {
+        var omissions: [String] = []
+        for entity in model.entities {
+            for attribute in entity.attributes {
+                let name = "\(entity.name).\(attribute.name)"
+                if attribute.minimumValue != nil || attribute.maximumValue != nil {
+                    omissions.append("\(name): its minimum and maximum (validation predicates)")
+                }
+                if attribute.regularExpression != nil {
+                    omissions.append("\(name): its regular expression")
+                }
+                if attribute.isDerived,
+                    attribute.derivationExpression.map(Self.isWrittenDerivation) != true
+                {
+                    omissions.append("\(name): its derivation")
+                }
+            }
+            for fetched in entity.fetchedProperties {
+                omissions.append("\(entity.name).\(fetched.name): a fetched property")
+            }
+        }
+        return omissions
+    }
+
+    /// Whether ``archive(_:)`` writes the derivation `text`: a plain key path or a call
+    /// without arguments.
+    static func isWrittenDerivation(_ text: String) -> Bool {
+        let keyPathCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@")
+        if !text.isEmpty, text.allSatisfy(keyPathCharacters.contains) { return true }
+        return text.hasSuffix("()") && text.count > 2 && text.dropLast(2).allSatisfy(keyPathCharacters.contains)
+    }
 
     /// The archive as a binary property list.
     public func data(for model: ObjectModel) -> Data {
@@ -53,7 +94,7 @@ public struct CompiledModelArchiver: Sendable {
             "NSKnownKeysDictionary1",
             [
                 "searchMapping": mapping, "values": builder.array(names.map { entityReferences[$0] ?? builder.null }),
-                "emptyToken": builder.string("__empty_slot_token__"), "version": .integer(1),
+                "emptyToken": builder.string(Self.emptySlotToken), "version": .integer(1),
             ])
         var fields: [String: PropertyList] = [
             "NSEntities": entities, "NSFetchRequestTemplates": builder.null,
