@@ -76,7 +76,7 @@ struct StoreMigrationTests {
         #expect(report.sourceModelName == source.name)
     }
 
-    @Test("a store with a trigger is planned object by object before any work, and says why")
+    @Test("a store with a trigger: planned object by object, refused unless told to keep or drop it, as asked")
     func triggerFoundByThePlanner() throws {
         let (source, destination) = try InferenceCases.named("add optional attribute").models()
         let store = folder.path("Triggered.sqlite")
@@ -86,8 +86,27 @@ struct StoreMigrationTests {
         try sqlite.connection.execute(
             "CREATE TRIGGER \"audit\" AFTER UPDATE ON \(SQL.identifier(table)) BEGIN SELECT 1; END")
         sqlite.connection.close()
-        let plan = try #require(try StoreMigration(store: store, from: .model(source), to: destination).plan())
+        let before = try Data(contentsOf: store)
+        let refused = try #require(throws: MoltError.self) {
+            try StoreMigration(store: store, from: .model(source), to: destination).plan()
+        }
+        #expect(refused.message.contains("trigger audit"), "\(refused.message)")
+        #expect(try Data(contentsOf: store) == before)
+
+        var keep = MigrationOptions()
+        keep.unknownContents = .keep
+        let plan = try #require(
+            try StoreMigration(store: store, from: .model(source), to: destination, options: keep).plan())
         #expect(plan.route == .objects)
         #expect(plan.reason.contains("trigger audit"), "\(plan.reason)")
+        #expect(plan.contents.kept.map(\.what) == ["trigger audit"], "\(plan.contents)")
+        let report = try StoreMigration(store: store, from: .model(source), to: destination, options: keep).run()
+        #expect(report.contents.kept.map(\.what) == ["trigger audit"])
+        let migrated = try SQLiteStore(at: store, readOnly: true)
+        defer { migrated.connection.close() }
+        #expect(
+            try migrated.connection.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'audit'")
+                == .integer(1), "the trigger is in the new store")
     }
 }
