@@ -34,9 +34,8 @@ struct ContentsCopy {
     static let keysTable = "molt_history_keys"
     static let sourceSchema = "molt_contents_source"
 
-    /// Whether the run needs the passes' associations (the store has history).
-    var needsAssociations: Bool { contents.hasHistory }
-
+    /// Makes the table ``keep(associationsOfPass:on:)`` fills, before the first pass of a run
+    /// whose store has history.
     static func prepare(_ connection: SQLiteConnection) throws {
         try connection.execute(
             """

@@ -4,7 +4,7 @@ public import MoltModel
 internal import MoltSQLite
 
 /// Writes a store's own model into its `Z_MODELCACHE`, as Core Data keeps it: the compiled
-/// model (``CompiledModelArchiver``), deflated (``Deflate``). A migration writes the new
+/// model (`CompiledModelArchiver`), deflated (`Deflate`). A migration writes the new
 /// version's model there when the store had a cache, so Core Data can still infer the store's
 /// next migration from the store alone.
 ///
