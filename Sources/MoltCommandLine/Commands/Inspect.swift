@@ -127,7 +127,7 @@ struct StoreReport: Encodable {
                 ![.model, .sqlite].contains($0.kind)
                     && !["Z_METADATA", "Z_PRIMARYKEY", "Z_MODELCACHE"].contains($0.name)
             }
-            .map { OtherTable(name: $0.name, kind: $0.kind.rawValue, rows: $0.rows) }
+            .map { OtherTable(name: $0.name, kind: $0.kind.rawValue, rows: $0.rows ?? 0) }
         let counts = Dictionary(try store.objectCounts().map { ($0.entity, $0.count) }, uniquingKeysWith: { a, _ in a })
         let records = Dictionary(store.entityRecords.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let byNumber = Dictionary(store.entityRecords.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })

@@ -36,7 +36,7 @@ struct ContentsAccount {
         var carried = CarriedContents()
         if contents.hasHistory {
             let rows = PersistentHistory.tables.reversed().compactMap { contents.table($0) }
-            let counts = rows.map { "\($0.rows) \(Self.noun($0.name, $0.rows))" }.joined(separator: ", ")
+            let counts = rows.map { "\($0.rows ?? 0) \(Self.noun($0.name, $0.rows ?? 0))" }.joined(separator: ", ")
             carried.kept.append(.init("persistent history", "\(counts); their key counters in Z_PRIMARYKEY"))
         }
         for record in contents.privateEntities
@@ -53,7 +53,7 @@ struct ContentsAccount {
         let cloudKit = contents.tables(.cloudKit)
         if !cloudKit.isEmpty {
             carried.kept.append(
-                .init("CloudKit mirroring", "\(cloudKit.count) tables, \(cloudKit.map(\.rows).reduce(0, +)) rows"))
+                .init("CloudKit mirroring", "\(cloudKit.count) tables, \(cloudKit.compactMap(\.rows).reduce(0, +)) rows"))
         }
         if history.renumberedChanges > 0 {
             carried.rewritten.append(
@@ -77,7 +77,7 @@ struct ContentsAccount {
         }
         for table in contents.tables(.unknown) {
             let item = CarriedContents.Item(
-                "table \(table.name)", "\(table.rows) rows; neither the model's nor Core Data's")
+                "table \(table.name)", "\(table.rows ?? 0) rows; neither the model's nor Core Data's")
             if unknownKept { carried.kept.append(item) } else { carried.discarded.append(item) }
         }
         for name in contents.triggers + contents.views {

@@ -187,7 +187,7 @@ struct MigrationPlanner {
             )
         }
         let unknown =
-            contents.tables(.unknown).map { "table \($0.name) (\($0.rows) rows)" }
+            contents.tables(.unknown).map { "table \($0.name) (\($0.rows ?? 0) rows)" }
             + contents.triggers.map { "trigger \($0)" } + contents.views.map { "view \($0)" }
         if !unknown.isEmpty, options.unknownContents == .refuse {
             throw MoltError(

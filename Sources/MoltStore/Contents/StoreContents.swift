@@ -23,7 +23,9 @@ public struct StoreContents: Sendable, Hashable {
     public struct Table: Sendable, Hashable {
         public var name: String
         public var kind: Kind
-        public var rows: Int
+        /// Its rows; nil for the model's tables and SQLite's own, which are not counted (a
+        /// migration counts the objects).
+        public var rows: Int?
     }
 
     /// Every table, in name order.

@@ -8,7 +8,7 @@ internal import MoltSQLite
 ///
 /// ```swift
 /// let contents = try StoreSurvey(store: sqlite, layout: try StoreLayout(model: model)).contents()
-/// for table in contents.tables(.unknown) { print(table.name, table.rows) }
+/// for table in contents.tables(.unknown) { print(table.name, table.rows ?? 0) }
 /// ```
 public struct StoreSurvey {
     let store: SQLiteStore
@@ -53,8 +53,8 @@ public struct StoreSurvey {
         for entry in schema where entry.type == "table" {
             let kind = kind(of: entry.name, modelTables: modelTables, privateTables: privateTables)
             let rows =
-                kind == .sqlite
-                ? 0
+                [.sqlite, .model].contains(kind)
+                ? nil
                 : try StoreErrors.sqlite(path, "counting the rows of \(entry.name)") {
                     Int(
                         try store.connection.scalar("SELECT count(*) FROM \(SQL.identifier(entry.name))")?.integerValue
