@@ -53,7 +53,8 @@ struct ContentsAccount {
         let cloudKit = contents.tables(.cloudKit)
         if !cloudKit.isEmpty {
             carried.kept.append(
-                .init("CloudKit mirroring", "\(cloudKit.count) tables, \(cloudKit.compactMap(\.rows).reduce(0, +)) rows"))
+                .init(
+                    "CloudKit mirroring", "\(cloudKit.count) tables, \(cloudKit.compactMap(\.rows).reduce(0, +)) rows"))
         }
         if history.renumberedChanges > 0 {
             carried.rewritten.append(
