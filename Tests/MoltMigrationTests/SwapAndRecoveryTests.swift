@@ -77,6 +77,40 @@ struct SwapAndRecoveryTests {
         #expect(try MigrationFixtures.files(folder) == ["Blog.sqlite"])
     }
 
+    @Test(
+        "a damaged new store (truncated, random bytes, other hashes) is set aside and the old store kept",
+        arguments: ["truncated", "random", "hashes"])
+    func damagedNewStore(damage: String) throws {
+        let (url, new, _) = try interruptedSwap()
+        let oldDump = try MigrationFixtures.dump(url, bundle: Examples.bundle)
+        switch damage {
+        case "truncated":
+            let handle = try FileHandle(forWritingTo: new)
+            try handle.truncate(atOffset: 4096)
+            try handle.close()
+        case "random":
+            var state: UInt64 = 7
+            let size = try Data(contentsOf: new).count
+            let bytes = (0..<size).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 33)
+            }
+            try Data(bytes).write(to: new)
+        default:
+            try Data(#"{"format": 1, "newStore": "\#(new.path)", "newStoreHashes": "not these"}"#.utf8).write(
+                to: URL(fileURLWithPath: url.path + ".molt-swap"))
+        }
+        let error = try #require(throws: MoltError.self) { try StoreRecovery.recover(at: url) }
+        #expect(error.message.contains("the migrated store waiting to replace this one is damaged"), "\(error)")
+        #expect(error.message.contains(".molt-damaged-"), "\(error)")
+        #expect(try MigrationFixtures.dump(url, bundle: Examples.bundle) == oldDump, "the old store is kept")
+        let files = try MigrationFixtures.files(folder)
+        #expect(files.contains("Blog.sqlite"))
+        #expect(files.contains { $0.hasPrefix("Blog.molt-damaged-") }, "\(files)")
+        #expect(!files.contains { $0.hasSuffix(".molt-swap") || $0.hasSuffix(".molt-new") }, "\(files)")
+        #expect(try StoreRecovery.recover(at: url) == .nothingToDo)
+    }
+
     @Test("a swap record whose rename already happened is just removed")
     func recordOnly() throws {
         let url = try MigrationFixtures.blogStore(in: folder)

@@ -57,6 +57,7 @@ package enum StoreRecovery {
             try? FileOperations.remove(files.intent + ".tmp")
             if committed, FileOperations.exists(files.new) {
                 if (FileOperations.size(files.wal) ?? 0) == 0 {
+                    try checkNewStore(files)
                     try StoreSwap.finish(files)
                     outcome = .finishedSwap
                 } else {
@@ -92,6 +93,27 @@ package enum StoreRecovery {
                 metadata: ["molt.store": "\(url.path)", "molt.outcome": "\(outcome)"])
         }
         return outcome
+    }
+
+    /// Refuses to finish a swap whose new store is damaged: it is set aside under a name of
+    /// its own, the swap record removed, and the old store kept as it was before the migration.
+    static func checkNewStore(_ files: StoreFiles) throws {
+        let recorded = try? JSONDecoder().decode(
+            StoreSwap.Intent.self, from: Data(contentsOf: URL(fileURLWithPath: files.intent)))
+        guard let problem = NewStoreCheck.problem(with: files.new, expectedHashes: recorded?.newStoreHashes) else {
+            return
+        }
+        let aside = try NewStoreCheck.setAside(files, date: Date())
+        try FileOperations.remove(files.intent)
+        try ExternalDataJournal.abandon(files)
+        try FileOperations.syncFolder(of: files.store)
+        throw MoltError(
+            .destinationStore,
+            "the migrated store waiting to replace this one is damaged (\(problem)); it was set aside as \(aside), and the store was kept as it was before the migration",
+            location: SourceLocation(file: files.store),
+            recovery:
+                "Check the disk, then run the migration again; the store is at its old version. Remove \(URL(fileURLWithPath: aside).lastPathComponent) once it is no longer needed."
+        )
     }
 
     /// Moves what a write-ahead log left by a crash holds (committed, not yet checkpointed:

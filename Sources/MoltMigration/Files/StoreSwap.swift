@@ -30,6 +30,9 @@ enum StoreSwap {
         var format = 1
         var newStore: String
         var backup: String?
+        /// The digest of the new store's version hashes, which recovery checks before it
+        /// renames the new store into place (``NewStoreCheck``); absent in older records.
+        var newStoreHashes: String?
     }
 
     static func replace(_ url: URL, backup: Bool, date: Date) throws -> String? {
@@ -52,7 +55,8 @@ enum StoreSwap {
             FaultPoint.reach("swap.backup-linked")
         }
         try FileOperations.syncFolder(of: files.store)
-        try writeIntent(Intent(newStore: files.new, backup: backupPath), to: files.intent)
+        let hashes = try NewStoreCheck.hashesDigest(of: files.new)
+        try writeIntent(Intent(newStore: files.new, backup: backupPath, newStoreHashes: hashes), to: files.intent)
         FaultPoint.reach("swap.record-written")
         try finish(files)
         return backupPath
