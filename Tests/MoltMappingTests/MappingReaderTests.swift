@@ -83,6 +83,35 @@ struct MappingReaderTests {
         #expect(problems[2].message.contains("'sourc' is not allowed"))
     }
 
+    @Test("a filter of 500,000 characters is read in one pass and refused by its length, with its line")
+    func hugeFilter() {
+        let clause = "views > 1 AND "
+        let text = String(repeating: clause, count: 500_000 / clause.count) + "views > 2"
+        let (_, problems) = MappingText.read(
+            MappingText.document(
+                """
+                    <entity-mapping name="M" type="transform" source="Post" destination="Post">
+                        <filter>\(text.replacingOccurrences(of: ">", with: "&gt;"))</filter>
+                    </entity-mapping>
+                """))
+        #expect(problems.count == 1, "\(problems.map(\.message))")
+        #expect(problems.first?.message.contains("at most 100000 are accepted") == true, "\(problems)")
+        #expect(problems.first?.location?.line == 4)
+    }
+
+    @Test("an end tag inside an open CDATA section is text; the filter ends at the real end tag")
+    func endTagInsideCDATA() {
+        let (model, problems) = MappingText.read(
+            MappingText.document(
+                """
+                    <entity-mapping name="M" type="transform" source="Post" destination="Post">
+                        <filter><![CDATA[title != "</filter>"]]></filter>
+                    </entity-mapping>
+                """))
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(model?.entityMappings.first?.filter?.description == "title != \"</filter>\"")
+    }
+
     @Test("a syntax error in an expression points at its line and column in the file")
     func syntaxErrorLocation() {
         let (_, problems) = MappingText.read(

@@ -110,9 +110,17 @@ struct SourceText {
         guard let start = startTag(element, line: line, ordinal: ordinal) else { return nil }
         var inTag = true
         var quote: Character?
-        var raw = ""
+        // Read once, in linear time: each character is looked at a bounded number of times.
+        var raw: [Character] = []
         var contentStart: (Int, Int)?
         let endTag = Array("</" + element)
+        let cdataOpen = Array("<![CDATA[")
+        let cdataClose = Array("]]>")
+        var openedCDATA = false
+        var closedCDATA = false
+        func ends(with suffix: [Character]) -> Bool {
+            raw.count >= suffix.count && raw[(raw.count - suffix.count)...].elementsEqual(suffix)
+        }
         for (character, lineNumber, column) in characters(from: start.line, column: start.column) {
             if inTag {
                 if let open = quote {
@@ -126,12 +134,13 @@ struct SourceText {
                 continue
             }
             raw.append(character)
-            if raw.count >= endTag.count, Array(raw.suffix(endTag.count)) == endTag,
-                !raw.contains("<![CDATA[") || raw.contains("]]>")
-            {
+            if !openedCDATA, ends(with: cdataOpen) { openedCDATA = true }
+            if openedCDATA, !closedCDATA, ends(with: cdataClose) { closedCDATA = true }
+            // An end tag inside a CDATA section that is still open is text.
+            if ends(with: endTag), !openedCDATA || closedCDATA {
                 raw.removeLast(endTag.count)
                 guard let contentStart else { return nil }
-                return TextOrigin(file: file, line: contentStart.0, column: contentStart.1, raw: raw)
+                return TextOrigin(file: file, line: contentStart.0, column: contentStart.1, raw: String(raw))
             }
         }
         return nil
