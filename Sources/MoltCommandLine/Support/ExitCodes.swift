@@ -16,6 +16,7 @@ enum ExitCodes {
     /// Try again later: another migration of the store is running (EX_TEMPFAIL).
     static let busy: Int32 = 75
     static let permission: Int32 = 77
+    /// Cancelled by Ctrl-C (128 + SIGINT); another signal gives 128 + its number.
     static let cancelled: Int32 = 130
 
     /// The exit code for a library error.
@@ -28,7 +29,7 @@ enum ExitCodes {
         case .storeNewerThanDestination: incompatibleStore
         case .sqlite, .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore:
             ioError
-        case .migrationCancelled: cancelled
+        case .migrationCancelled: Interrupts.receivedSignal.map { 128 + $0 } ?? cancelled
         case .persistentStoreTimeout: busy
         case .inferredMapping: inferenceImpossible
         case .fileReadCorruptFile, .propertyListReadCorrupt, .invalidModel, .persistentStoreInvalidType, .validation:

@@ -30,7 +30,10 @@ struct GlobalOptions: ParsableArguments {
             try body()
         } catch let exit as ExitCode {
             throw exit
-        } catch let error as MoltError {
+        } catch var error as MoltError {
+            if error.code == .migrationCancelled, let signal = Interrupts.receivedSignal {
+                error.message += " (\(Interrupts.name(of: signal)) received)"
+            }
             if json { try? Output.json(ErrorJSON(error)) }
             Output.error(verbose ? error.detailedDescription : error.description)
             if !verbose, error.recovery != nil || !error.details.isEmpty {

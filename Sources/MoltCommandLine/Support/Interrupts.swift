@@ -1,18 +1,70 @@
 import Dispatch
+import Foundation
 import Molt
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Turns Ctrl-C into a clean cancellation (134120): the store is left as it was.
+/// Turns the signals that stop a program — Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, CI
+/// runners, service managers), SIGHUP (a closed terminal) and SIGXFSZ (a file-size limit,
+/// `ulimit -f`) — into a clean cancellation (134120): the run stops, removes what it made and
+/// leaves the store as it was. The exit code is the shell's for that signal (128 + its
+/// number: 130, 143, 129, 153).
 enum Interrupts {
-    /// Stops `context`'s run on Ctrl-C until the returned source is cancelled.
-    static func cancelling(_ context: RunContext) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { context.cancel() }
-        source.resume()
-        return source
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
+
+    /// The first signal received while a run was listening, if any.
+    private static let received = ReceivedSignal()
+
+    /// The signal that stopped the run, if one did.
+    static var receivedSignal: Int32? { received.value }
+
+    /// A name for `signal`: "SIGTERM".
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        case SIGXFSZ: "SIGXFSZ"
+        default: "signal \(signal)"
+        }
+    }
+
+    /// Stops `context`'s run on any of ``handled`` until the returned sources are cancelled.
+    /// A write past a file-size limit then fails with an error instead of killing the process.
+    static func cancelling(_ context: RunContext) -> Listening {
+        let sources = handled.map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                received.record(number)
+                context.cancel()
+            }
+            source.resume()
+            return source
+        }
+        return Listening(sources: sources)
+    }
+
+    /// The signal sources of one run.
+    struct Listening {
+        let sources: [any DispatchSourceSignal]
+
+        func cancel() {
+            for source in sources { source.cancel() }
+        }
+    }
+}
+
+/// The first signal received, behind a lock (set from a dispatch queue, read on exit).
+private final class ReceivedSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var signal: Int32?
+
+    var value: Int32? { lock.withLock { signal } }
+
+    func record(_ number: Int32) {
+        lock.withLock { if signal == nil { signal = number } }
     }
 }
