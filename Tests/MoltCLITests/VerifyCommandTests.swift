@@ -84,6 +84,13 @@ struct VerifyCommandTests {
             text.stdout.contains("-         \"body\": \"Another body\","), "the difference is shown: \(text.stdout)")
         #expect(text.stdout.contains("+         \"body\": \"Body\","), "\(text.stdout)")
         #expect(text.stdout.contains("2 of 4 stores failed"), "\(text.stdout)")
+        let after = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted()
+        #expect(
+            after == [
+                "Blog", "Blog 2", "Blog 2/new.json", "Blog/seed.expected.json", "Blog/seed.json",
+                "old.expected.json", "old.sqlite", "other.sqlite",
+            ],
+            "verify leaves the fixtures' folder as it found it (no -wal or -shm): \(after)")
 
         let json = try Tool.run(["verify", root.path, "--models", bundle, "--mappings", mappings, "--json"])
         #expect(json.status == 1)

@@ -55,7 +55,12 @@ struct VerifyCheck: Sendable {
     private func make(_ fixture: VerifyFixture, at store: URL, result: inout VerifyResult) throws {
         switch fixture.source {
         case .store(let url):
-            let source = try SQLiteConnection(path: url.path, mode: .readOnly, logger: logger)
+            // A store alone in its folder is read as it is, creating nothing beside it (a WAL
+            // store opened read-only would get a `-wal` and a `-shm`, and a read-only folder
+            // would refuse them); one with companions is read through them, as SQLite must.
+            let companions = CompanionFiles(of: url)
+            let alone = companions.wal == nil && companions.sharedMemory == nil && companions.journal == nil
+            let source = try SQLiteConnection(path: url.path, mode: alone ? .immutable : .readOnly, logger: logger)
             defer { source.close() }
             do {
                 try source.run("VACUUM INTO ?", [.text(store.path)])
