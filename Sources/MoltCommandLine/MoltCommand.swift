@@ -27,7 +27,7 @@ struct MoltCommand: ParsableCommand {
                   several names (hard links) that a migration would replace
               75  another migration of the store is running (134090): run again, or use --wait
               77  permission denied
-              130 cancelled by Ctrl-C (143 SIGTERM, 129 SIGHUP, 153 SIGXFSZ); the store is unchanged
+              130 cancelled by Ctrl-C (143 SIGTERM, 129 SIGHUP); the store is unchanged
             """,
         version:
             "molt \(version) (policies compiled in: \(list(PolicyRegistry.names)); value transformers compiled in: \(list(ValueTransformerRegistry.names)))",

@@ -8,8 +8,9 @@ import Testing
 #endif
 
 /// The signals that stop a program — Ctrl-C, `kill` and `timeout` (SIGTERM), a closed terminal
-/// (SIGHUP), a file-size limit (SIGXFSZ) — stop a migration cleanly: the store as it was,
-/// nothing left beside it, a message, and the shell's exit code for the signal.
+/// (SIGHUP) — stop a migration cleanly: the store as it was, nothing left beside it, a
+/// message, and the shell's exit code for the signal. A file-size limit (SIGXFSZ) is met as a
+/// full disk is: a clean error.
 @Suite("Signals stop a run cleanly", .enabled(if: Tool.available, "the molt executable was not built"))
 struct SignalTests {
     let folder = TemporaryDirectory()
@@ -47,8 +48,8 @@ struct SignalTests {
     }
 
     @Test(
-        "SIGINT, SIGTERM, SIGHUP and SIGXFSZ mid-copy: exit 128 + the signal, a message, the store as it was",
-        arguments: [SIGINT, SIGTERM, SIGHUP, SIGXFSZ])
+        "SIGINT, SIGTERM and SIGHUP mid-copy: exit 128 + the signal, a message, the store as it was",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
     func stopsCleanly(signalNumber: Int32) throws {
         let (store, bundle, mapping) = try setUp()
         let before = try Data(contentsOf: store)
@@ -61,6 +62,33 @@ struct SignalTests {
         #expect(run.status == 128 + signalNumber, "\(run.stderr.suffix(400))")
         #expect(run.stderr.contains("the migration was cancelled"), "\(run.stderr.suffix(400))")
         #expect(run.stderr.contains("received)"), "\(run.stderr.suffix(400))")
+        #expect(try Data(contentsOf: store) == before, "the store is as it was")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(
+            left == ["Notes.sqlite", "Notes.xcdatamodeld", "notes.xml"], "nothing is left beside the store: \(left)")
+    }
+
+    @Test("a file-size limit (ulimit -f, SIGXFSZ) mid-run: a clean error (74), the store as it was, nothing left")
+    func fileSizeLimit() throws {
+        let (store, bundle, mapping) = try setUp()
+        let before = try Data(contentsOf: store)
+        // Half the store's size, in the 1,024-byte blocks of `ulimit -f`: the new store cannot fit.
+        let blocks = before.count / 2048
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "ulimit -f \(blocks); exec \"$0\" \"$@\"", Tool.executable.path, "migrate", store.path, "--from",
+            bundle.path, "--to", bundle.path, "--mapping", mapping.path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "not killed by the signal: \(stderr)")
+        #expect(process.terminationStatus == 74, "\(stderr)")
+        #expect(stderr.hasPrefix("molt: error: "), "\(stderr)")
         #expect(try Data(contentsOf: store) == before, "the store is as it was")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(

@@ -15,6 +15,9 @@ struct GlobalOptions: ParsableArguments {
 
     /// Sets up logging once, before a command runs.
     func bootstrap() -> Logger {
+        // A write past a file-size limit (`ulimit -f`) fails with "file too large" and the
+        // command stops on that error, cleanly, instead of being killed by SIGXFSZ.
+        Interrupts.ignoreFileSizeSignal()
         let level = logLevel?.level ?? (verbose ? .debug : .warning)
         LoggingBootstrap.once(level: level)
         var logger = Logger(label: "molt")

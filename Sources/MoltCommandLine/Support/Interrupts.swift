@@ -7,12 +7,16 @@ import Molt
 #endif
 
 /// Turns the signals that stop a program — Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, CI
-/// runners, service managers), SIGHUP (a closed terminal) and SIGXFSZ (a file-size limit,
-/// `ulimit -f`) — into a clean cancellation (134120): the run stops, removes what it made and
-/// leaves the store as it was. The exit code is the shell's for that signal (128 + its
-/// number: 130, 143, 129, 153).
+/// runners, service managers) and SIGHUP (a closed terminal) — into a clean cancellation
+/// (134120): the run stops, removes what it made and leaves the store as it was. The exit code
+/// is the shell's for that signal (128 + its number: 130, 143, 129).
+///
+/// SIGXFSZ, which a file-size limit (`ulimit -f`) sends when a write would pass it, is ignored
+/// instead: the write then fails with "file too large", and the run stops on that error, as
+/// on a full disk (same clean-up, a message naming the file, exit code 74), which says more
+/// than a cancellation would.
 enum Interrupts {
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// The first signal received while a run was listening, if any.
     private static let received = ReceivedSignal()
@@ -26,13 +30,16 @@ enum Interrupts {
         case SIGINT: "SIGINT"
         case SIGTERM: "SIGTERM"
         case SIGHUP: "SIGHUP"
-        case SIGXFSZ: "SIGXFSZ"
         default: "signal \(signal)"
         }
     }
 
+    /// Every command ignores SIGXFSZ, from its start.
+    static func ignoreFileSizeSignal() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Stops `context`'s run on any of ``handled`` until the returned sources are cancelled.
-    /// A write past a file-size limit then fails with an error instead of killing the process.
     static func cancelling(_ context: RunContext) -> Listening {
         let sources = handled.map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
