@@ -179,6 +179,9 @@ struct PersistentHistoryTests {
         #expect(after == before.filter { $0.entity == "Item" })
         let removed = before.count - after.count
         #expect(report.contents.discarded.map(\.what).contains("\(removed) history changes"), "\(report.contents)")
+        // The kept line counts what is left, not what there was.
+        #expect(
+            report.contents.kept.first?.detail.hasPrefix("\(after.count) changes,") == true, "\(report.contents)")
     }
 
     @Test("a table no model explains: kept in place; refused, kept or dropped, as asked, into a new store")

@@ -35,8 +35,12 @@ struct ContentsAccount {
     func carried() -> CarriedContents {
         var carried = CarriedContents()
         if contents.hasHistory {
-            let rows = PersistentHistory.tables.reversed().compactMap { contents.table($0) }
-            let counts = rows.map { "\($0.rows ?? 0) \(Self.noun($0.name, $0.rows ?? 0))" }.joined(separator: ", ")
+            // What is kept: the changes the run deleted are listed as discarded, not here.
+            let counts = PersistentHistory.tables.reversed().compactMap { contents.table($0) }.map { table in
+                let removed = table.name == PersistentHistory.changeTable ? history.removedChanges : 0
+                let rows = max(0, (table.rows ?? 0) - removed)
+                return "\(rows) \(Self.noun(table.name, rows))"
+            }.joined(separator: ", ")
             carried.kept.append(.init("persistent history", "\(counts); their key counters in Z_PRIMARYKEY"))
         }
         for record in contents.privateEntities

@@ -24,7 +24,8 @@ public struct MigrationPlan: Sendable, Equatable {
     /// the one pass's mappings are all run by SQL and list no relate strategy.
     public var passes: [PassPlan]
     /// What the run will do with the store's contents besides its objects, as forecast from
-    /// the store: what it keeps and what it discards (what it rewrites, the run counts). Empty
+    /// the store: what it keeps and what it discards. The history changes it renumbers or
+    /// deletes (of objects the step does not carry) only the run counts, in its report. Empty
     /// for a step whose store does not exist yet (a later step of an upgrade).
     public var contents = CarriedContents()
 
