@@ -14,9 +14,11 @@ import Testing
 /// the history's key counters as they were, and say what it did.
 @Suite("Persistent history and Core Data's own rows across a migration")
 struct PersistentHistoryTests {
-    static let version1 = """
+    /// Item and Tag, linked many-to-many; `itemExtra` is added to Item.
+    static func shop(itemExtra: String = "") -> String {
+        """
         <entity name="Item" representedClassName="Item">
-            <attribute name="name" attributeType="String"/>
+            <attribute name="name" attributeType="String"/>\(itemExtra)
             <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
         </entity>
         <entity name="Tag" representedClassName="Tag">
@@ -24,22 +26,22 @@ struct PersistentHistoryTests {
             <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
         </entity>
         """
+    }
 
-    /// A new entity that sorts first (every number moves) and a new Boolean with a default.
-    static let version2 = """
+    static let apple = """
         <entity name="Apple" representedClassName="Apple">
             <attribute name="name" optional="YES" attributeType="String"/>
         </entity>
-        <entity name="Item" representedClassName="Item">
-            <attribute name="name" attributeType="String"/>
-            <attribute name="done" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-        </entity>
-        <entity name="Tag" representedClassName="Tag">
-            <attribute name="name" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-        </entity>
         """
+
+    static let version1 = shop()
+
+    /// A new entity that sorts first (every number moves) and a new Boolean with a default.
+    static let version2 =
+        apple
+        + shop(
+            itemExtra:
+                #"<attribute name="done" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES"/>"#)
 
     static let seed = """
         {"format": "molt-objects", "version": 1, "entities": {
@@ -166,14 +168,11 @@ struct PersistentHistoryTests {
         let (store, v1, _) = try setUp()
         let before = try HistoryFixture.changes(in: store, layout: StoreLayout(model: v1), label: "name")
         let onlyItems = try InferenceCase.model(
-            """
-            <entity name="Apple" representedClassName="Apple">
-                <attribute name="name" optional="YES" attributeType="String"/>
-            </entity>
-            <entity name="Item" representedClassName="Item">
-                <attribute name="name" attributeType="String"/>
-            </entity>
-            """, name: "Shop 3")
+            Self.apple + """
+                <entity name="Item" representedClassName="Item">
+                    <attribute name="name" attributeType="String"/>
+                </entity>
+                """, name: "Shop 3")
         let report = try LightweightMigration(store: store, source: v1, destination: onlyItems).run()
         let after = try HistoryFixture.changes(in: store, layout: StoreLayout(model: onlyItems), label: "name")
         #expect(after == before.filter { $0.entity == "Item" })
