@@ -18,7 +18,7 @@ final class ReversingImageTestPolicy: EntityMigrationPolicy {
         forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let photo = try manager.createDefaultDestinationInstance(for: source)
-        if case .data(let image)? = source.stored.attributes["image"] {
+        if case .data(let image)? = try source.stored.attributes["image"] {
             try manager.setAttributes(
                 ["image": ExpressionValue(AttributeValue.data(Data(image.reversed())))], of: photo)
         }
@@ -33,7 +33,7 @@ final class FailingImageTestPolicy: RefusingPolicy {
 
     override func makeDestination(for source: SourceObject, mapping: EntityMapping, manager: MigrationManager) throws {
         let photo = try manager.createDefaultDestinationInstance(for: source)
-        if case .data(let image)? = source.stored.attributes["image"] {
+        if case .data(let image)? = try source.stored.attributes["image"] {
             try manager.setAttributes(["image": ExpressionValue(AttributeValue.data(image + Data([1])))], of: photo)
         }
     }

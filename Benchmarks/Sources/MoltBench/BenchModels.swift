@@ -24,6 +24,9 @@ enum BenchModels {
         case ordered = "Ordered"
         /// `ratio` removed: the table is rebuilt (`INSERT … SELECT` into a new table).
         case rebuild = "Rebuild"
+        /// A new `keywords` attribute a mapping expression computes by walking the tags
+        /// (`join($source.tags.label, ", ")`, as the Blog example does).
+        case keywords = "Keywords"
     }
 
     /// Writes `Bench.xcdatamodeld` with every version into `folder`.
@@ -65,6 +68,8 @@ enum BenchModels {
                 """
         case .addColumn:
             extra = #"<attribute name="extra" optional="YES" attributeType="String"/>"#
+        case .keywords:
+            extra = #"<attribute name="keywords" optional="YES" attributeType="String"/>"#
         default: break
         }
         return """

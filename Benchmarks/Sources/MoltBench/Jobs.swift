@@ -21,7 +21,7 @@ enum Jobs {
     static let names = [
         "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "loop-relate", "sql-relate", "molt-transform",
         "loop-transform",
-        "molt-fetch", "molt-delete", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
+        "molt-fetch", "molt-delete", "molt-walk", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
     ]
 
     static func run(_ name: String, store: URL, models: URL, sqlLog: URL) throws -> JobResult {
@@ -60,6 +60,11 @@ enum Jobs {
                 store: store, source: v1, destination: destination,
                 policy: fetching ? "BenchLookupPolicy" : "BenchDeletePolicy", options: MigrationOptions(),
                 tagsFirst: true)
+        case "molt-walk":
+            let destination = try BenchModels.load("Keywords", from: models)
+            return try heavyweight(
+                store: store, source: v1, destination: destination, policy: nil, options: MigrationOptions(),
+                values: ["keywords": "join($source.tags.label, ', ')"])
         case "loop-transform":
             let destination = try BenchModels.load("Transform", from: models)
             return try timed { try RawBaselines.transformLoop(store: store, source: v1, destination: destination) }
@@ -90,7 +95,7 @@ enum Jobs {
 
     private static func heavyweight(
         store: URL, source: ObjectModel, destination: ObjectModel, policy: String?, options: MigrationOptions,
-        tagsFirst: Bool = false
+        tagsFirst: Bool = false, values: [String: String] = [:]
     ) throws -> JobResult {
         guard var mapping = MappingInference.infer(from: source, to: destination).mapping else {
             throw RawDatabase.Failure(description: "the benchmark's mapping cannot be inferred")
@@ -99,6 +104,14 @@ enum Jobs {
             // Tags are made first, so a Record's policy can fetch them.
             mapping.entityMappings.sort {
                 ($0.sourceEntityName == "Tag" ? 0 : 1) < ($1.sourceEntityName == "Tag" ? 0 : 1)
+            }
+        }
+        if !values.isEmpty, let index = mapping.entityMappings.firstIndex(where: { $0.sourceEntityName == "Record" }) {
+            // Record's values given as mapping expressions (the copy then runs object by object).
+            for (name, text) in values.sorted(by: { $0.key < $1.key }) {
+                mapping.entityMappings[index].attributeMappings.removeAll { $0.name == name }
+                mapping.entityMappings[index].attributeMappings.append(
+                    PropertyMapping(name: name, value: .expression(try ExpressionParser().parse(text))))
             }
         }
         if let policy, let index = mapping.entityMappings.firstIndex(where: { $0.sourceEntityName == "Record" }) {

@@ -1,13 +1,13 @@
 import Foundation
 import Molt
 
-/// Makes a Core Data-shaped store of `records` Records and `records / 10` Tags: the empty
+/// Makes a Core Data-shaped store of `records` Records and `tags` Tags: the empty
 /// store comes from Molt (its schema and metadata), the rows from plain SQL in one transaction.
 /// Each Record has an owner and two tags; every fifth has no note. Values are deterministic.
 enum StoreGenerator {
     static func tagCount(records: Int) -> Int { max(2, records / 10) }
 
-    static func make(at url: URL, model: ObjectModel, records: Int) throws {
+    static func make(at url: URL, model: ObjectModel, records: Int, tags: Int) throws {
         let layout = try StoreLayout(model: model)
         var options = StoreCreationOptions()
         options.usesWriteAheadLog = true
@@ -23,7 +23,6 @@ enum StoreGenerator {
 
         let db = try RawDatabase(path: url.path)
         try db.execute("PRAGMA journal_mode = WAL; BEGIN")
-        let tags = tagCount(records: records)
         let insertTag = try db.prepare(
             "INSERT INTO \(quoted(tag.table)) (Z_PK, Z_ENT, Z_OPT, \(quoted(tag.attributes[0].column))) VALUES (?, \(tag.number), 1, ?)"
         )

@@ -44,6 +44,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: molt-bench [--objects N[,N…]] [--runs R] [--markdown FILE] [--keep]
 
           --objects   Records per generated store (plus one Tag per ten Records); default 100000
+          --tags      Tags per store, whatever its size (shared by more Records as stores grow:
+                      the scaling shape of a value that walks shared to-many targets)
           --runs      runs of each job; the median time is reported (default 1)
           --jobs      only these jobs, comma-separated (default: all of \(Jobs.names.joined(separator: ", ")))
           --markdown  also write the tables to FILE
@@ -68,9 +70,10 @@ for size in sizes {
     let models = try BenchModels.write(into: folder)
     let base = folder.appendingPathComponent("base.sqlite")
     let generated = DispatchTime.now()
+    let tags = option("--tags").flatMap { Int($0) }.map { max(2, $0) } ?? StoreGenerator.tagCount(records: size)
     try StoreGenerator.make(
-        at: base, model: try BenchModels.load("V1", from: models), records: size)
-    let objects = size + StoreGenerator.tagCount(records: size)
+        at: base, model: try BenchModels.load("V1", from: models), records: size, tags: tags)
+    let objects = size + tags
     FileHandle.standardError.write(
         Data(
             "generated \(objects) objects in \(String(format: "%.1f", seconds(since: generated))) s at \(folder.path)\n"

@@ -14,6 +14,10 @@ public final class StoreObjectResolver: ObjectResolver {
     /// How many objects are kept; older ones are read again when needed.
     public var capacity = 1024
     private var cache: [ObjectReference: StoredObject] = [:]
+    /// Objects kept without their to-many relationships, which are read one by one when a
+    /// value asks for them (an object reached through a key path is read for what is asked of
+    /// it: the tag of a post gives its name without its thousands of posts being read).
+    private var partial: Set<ObjectReference> = []
 
     public init(source: ObjectStore, destination: ObjectStore? = nil) {
         self.source = source
@@ -22,29 +26,51 @@ public final class StoreObjectResolver: ObjectResolver {
 
     /// Adds an object already read (such as the one being filtered), so it is not read again.
     public func remember(_ object: StoredObject, in side: ObjectReference.Store = .source) {
-        if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-        cache[ObjectReference(side, object.id)] = object
+        remember(object, in: side, complete: true)
+    }
+
+    /// Adds an object read; without `complete`, its to-many relationships were not read (see
+    /// ``ObjectStore/object(_:readingToMany:)``) and are read when asked for.
+    package func remember(_ object: StoredObject, in side: ObjectReference.Store, complete: Bool) {
+        if cache.count >= capacity {
+            cache.removeAll(keepingCapacity: true)
+            partial.removeAll(keepingCapacity: true)
+        }
+        let reference = ObjectReference(side, object.id)
+        cache[reference] = object
+        if complete { partial.remove(reference) } else { partial.insert(reference) }
     }
 
     /// Forgets the objects kept of one store (objects there have changed).
     public func forget(_ side: ObjectReference.Store) {
         cache = cache.filter { $0.key.store != side }
+        partial = partial.filter { $0.store != side }
+    }
+
+    /// The object, from those kept or read (to-many relationships left for later, unless
+    /// `complete` says they were read), or nil when the store has no such object.
+    package func objectIfPresent(_ reference: ObjectReference) throws -> (object: StoredObject, complete: Bool)? {
+        if let cached = cache[reference] { return (cached, !partial.contains(reference)) }
+        guard let store = reference.store == .source ? source : destination else {
+            throw MoltError(.migration, "no destination store to read \(reference.id) from")
+        }
+        guard let loaded = try store.object(reference.id, readingToMany: false) else { return nil }
+        remember(loaded, in: reference.store, complete: false)
+        return (loaded, false)
+    }
+
+    private func object(_ reference: ObjectReference) throws -> StoredObject {
+        guard let found = try objectIfPresent(reference) else {
+            throw MoltError(.migration, "the object \(reference.id) does not exist in the \(reference.store) store")
+        }
+        return found.object
     }
 
     public func value(of key: String, on reference: ObjectReference) throws -> ExpressionValue {
         guard let store = reference.store == .source ? source : destination else {
             throw MoltError(.migration, "no destination store to read \(reference.id) from")
         }
-        let object: StoredObject
-        if let cached = cache[reference] {
-            object = cached
-        } else {
-            guard let loaded = try store.object(reference.id) else {
-                throw MoltError(.migration, "the object \(reference.id) does not exist in the \(reference.store) store")
-            }
-            remember(loaded, in: reference.store)
-            object = loaded
-        }
+        let object = try self.object(reference)
         // A value read is an attribute's (a relationship's value is under its own name).
         if let value = object.attributes[key] { return ExpressionValue(value) }
         guard let entity = store.layout.entity(named: object.id.entity) else {
@@ -54,7 +80,13 @@ public final class StoreObjectResolver: ObjectResolver {
             return ExpressionValue(object.attributes[key])
         }
         if let link = entity.relationship(named: key) {
-            switch object.relationships[key] ?? (link.relationship.isToMany ? .toMany([]) : .toOne(nil)) {
+            var read = object.relationships[key]
+            if read == nil, link.relationship.isToMany, partial.contains(reference) {
+                let related = RelationshipValue.toMany(try store.toMany(key, of: object.id))
+                cache[reference]?.relationships[key] = related
+                read = related
+            }
+            switch read ?? (link.relationship.isToMany ? .toMany([]) : .toOne(nil)) {
             case .toOne(let id): return id.map { .object(ObjectReference(reference.store, $0)) } ?? .null
             case .toMany(let ids): return .collection(ids.map { .object(ObjectReference(reference.store, $0)) })
             }

@@ -40,7 +40,7 @@ extension MigrationManager {
             case .expression(let expression, let propertyMapping):
                 if let key = compiled.sourceAttributes[index] {
                     // `$source.<attribute>`: the value read, as evaluating the key path gives it.
-                    let read = source.stored.attributes[key]
+                    let read = source.read.attributes[key]
                     if columns.direct[index], read.map({ columns.fits($0, index) }) ?? true {
                         row[columns.column[index]] = read
                     } else {

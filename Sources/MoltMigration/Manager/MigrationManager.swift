@@ -194,11 +194,11 @@ public final class MigrationManager {
 
     /// A source object by ID.
     public func sourceObject(_ id: ObjectID) throws -> SourceObject {
-        guard let stored = try source.object(id) else {
+        // Read for what is asked of it: a to-many relationship is read when it is asked for.
+        guard let found = try resolver.objectIfPresent(ObjectReference(.source, id)) else {
             throw MoltError(.sourceStore, "the source object \(id) does not exist")
         }
-        resolver.remember(stored)
-        return SourceObject(stored: stored, manager: self)
+        return SourceObject(stored: found.object, complete: found.complete, manager: self)
     }
 
     /// Every source object of `entity` (not its sub-entities) that passes `filter` (a

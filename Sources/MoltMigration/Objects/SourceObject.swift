@@ -1,4 +1,5 @@
 internal import Foundation
+internal import MoltCore
 public import MoltMapping
 public import MoltStore
 
@@ -10,20 +11,42 @@ public import MoltStore
 /// for address in try source.objects("addresses") { … }
 /// ```
 public struct SourceObject {
-    /// The object as read from the store: every attribute and relationship.
-    public let stored: StoredObject
+    /// What has been read of the object: every attribute and to-one relationship, and its
+    /// to-many relationships when `complete`. An object reached from another (a post's tag) is
+    /// read without them, so a tag shared by thousands of posts is not read with all of its
+    /// posts each time a post asks for its name.
+    let read: StoredObject
+    let complete: Bool
     let manager: MigrationManager
 
-    public var id: ObjectID { stored.id }
+    init(stored: StoredObject, complete: Bool = true, manager: MigrationManager) {
+        self.read = stored
+        self.complete = complete
+        self.manager = manager
+    }
+
+    public var id: ObjectID { read.id }
     /// The object's entity in the source model.
-    public var entity: String { stored.id.entity }
+    public var entity: String { read.id.entity }
+
+    /// The object as stored: every attribute and relationship. To-many relationships not read
+    /// yet are read now; ``value(_:)`` and ``objects(_:)`` read only the one asked for.
+    public var stored: StoredObject {
+        get throws {
+            if complete { return read }
+            guard let full = try manager.source.object(read.id) else {
+                throw MoltError(.sourceStore, "the source object \(read.id) does not exist")
+            }
+            return full
+        }
+    }
 
     /// The value of an attribute, or the related object(s) of a relationship as
     /// ``/MoltMapping/ExpressionValue/object(_:)`` or ``/MoltMapping/ExpressionValue/collection(_:)``.
     public func value(_ key: String) throws -> ExpressionValue {
         // A value read is the attribute's, as the resolver would answer from this object.
-        if let value = stored.attributes[key] { return ExpressionValue(value) }
-        return try manager.resolver.value(of: key, on: ObjectReference(.source, stored.id))
+        if let value = read.attributes[key] { return ExpressionValue(value) }
+        return try manager.resolver.value(of: key, on: ObjectReference(.source, read.id))
     }
 
     /// An attribute's value as text, or nil.

@@ -29,6 +29,9 @@ public final class ObjectCursor {
     private var relationshipStatements: [String: SQLiteStatement] = [:]
     /// Whether attribute values are read (without them, objects carry relationships only).
     private let readsAttributes: Bool
+    /// Whether to-many relationships are read (without them, an object's `relationships`
+    /// holds its to-ones alone: those are in its row, a to-many is a query of its own).
+    private let readsToMany: Bool
     /// How each entity's rows are read (by entity number), made on first use.
     private var rowPlans: [Int: RowPlan] = [:]
     /// Where statements are kept between cursors (single-object reads, which never overlap).
@@ -43,9 +46,11 @@ public final class ObjectCursor {
     init(
         layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
         entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
-        condition: SQLCondition? = nil, statements: StatementCache? = nil, readsAttributes: Bool = true
+        condition: SQLCondition? = nil, statements: StatementCache? = nil, readsAttributes: Bool = true,
+        readsToMany: Bool = true
     ) throws {
         self.readsAttributes = readsAttributes
+        self.readsToMany = readsToMany
         self.statements = statements
         self.entity = entity.name
         self.batchSize = max(1, batchSize)
@@ -127,7 +132,7 @@ public final class ObjectCursor {
             object.relationships.reserveCapacity(plan.relationships.count)
             for link in plan.relationships {
                 guard let column = link.keyIndex else {
-                    object.relationships[link.layout.relationship.name] = .toMany([])
+                    if readsToMany { object.relationships[link.layout.relationship.name] = .toMany([]) }
                     continue
                 }
                 object.relationships[link.layout.relationship.name] = .toOne(
@@ -140,7 +145,7 @@ public final class ObjectCursor {
         }
         guard let last = objects.last else { return [] }
         lastKey = last.id.primaryKey
-        try fillToMany(&objects, layouts: layouts)
+        if readsToMany { try fillToMany(&objects, layouts: layouts) }
         return objects
     }
 
@@ -226,28 +231,34 @@ public final class ObjectCursor {
 
     private func relationshipStatement(for link: RelationshipLayout, token: String) throws -> SQLiteStatement {
         if let cached = relationshipStatements[token] { return cached }
+        let sql = Self.toManySQL(link)
+        let statement = try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
+        relationshipStatements[token] = statement
+        return statement
+    }
+
+    /// The query of a to-many relationship's links for owners with keys between two bounds:
+    /// each row gives the owner's key, the related object's key and entity number, and (when
+    /// ordered) its position.
+    static func toManySQL(_ link: RelationshipLayout) -> String {
         let destination = SQL.identifier(link.destinationTable)
-        let sql: String
         switch link.storage {
         case .foreignKey:
             preconditionFailure("to-one relationships are read with their row")
         case .inverseForeignKey(let column, _, let orderColumn):
             let order = orderColumn.map { ", \(SQL.identifier($0))" } ?? ""
-            sql = """
+            return """
                 SELECT \(SQL.identifier(column)), "Z_PK", "Z_ENT"\(order) FROM \(destination) \
                 WHERE \(SQL.identifier(column)) BETWEEN ? AND ?
                 """
         case .joinTable(let table, let own, let other, let orderColumn, _, _):
             let order = orderColumn.map { ", j.\(SQL.identifier($0))" } ?? ""
-            sql = """
+            return """
                 SELECT j.\(SQL.identifier(own)), j.\(SQL.identifier(other)), d."Z_ENT"\(order) \
                 FROM \(SQL.identifier(table)) AS j JOIN \(destination) AS d ON d."Z_PK" = j.\(SQL.identifier(other)) \
                 WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ?
                 """
         }
-        let statement = try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
-        relationshipStatements[token] = statement
-        return statement
     }
 }
 

@@ -93,12 +93,43 @@ public final class ObjectStore {
 
     /// The object with `id`, or nil when there is none.
     public func object(_ id: ObjectID) throws -> StoredObject? {
+        try object(id, readingToMany: true)
+    }
+
+    /// The object with `id`, or nil when there is none. Without `readingToMany`, its
+    /// `relationships` hold only its to-ones (read with its row); each to-many is a query of its
+    /// own, made by ``toMany(_:of:)`` when a value needs it. A to-many target shared by many
+    /// objects (a tag of thousands of posts) is then read for what is asked of it, never for
+    /// its own links.
+    package func object(_ id: ObjectID, readingToMany: Bool) throws -> StoredObject? {
         let entity = try layout.requireEntity(id.entity)
         let cursor = try ObjectCursor(
             layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
             entity: entity, includingSubentities: false, batchSize: 1, keys: id.primaryKey...id.primaryKey,
-            statements: singleReads)
+            statements: singleReads, readsToMany: readingToMany)
         return try cursor.nextBatch()?.first
+    }
+
+    /// The objects one to-many relationship of the object `id` leads to: in order when the
+    /// relationship is ordered, by ID otherwise (as ``object(_:)`` gives them).
+    package func toMany(_ relationship: String, of id: ObjectID) throws -> [ObjectID] {
+        let entity = try layout.requireEntity(id.entity)
+        guard let link = entity.relationship(named: relationship), link.relationship.isToMany else {
+            throw MoltError(.migration, "\(id.entity) has no to-many relationship \"\(relationship)\"")
+        }
+        return try StoreErrors.sqlite(store.url.path, "reading \(id.entity).\(relationship)") {
+            let statement = try singleReads.statement(ObjectCursor.toManySQL(link), on: store.connection)
+            try statement.bind([.integer(id.primaryKey), .integer(id.primaryKey)])
+            var links: [(id: ObjectID, position: Int64)] = []
+            while try statement.step() {
+                let name = layout.entityName(number: Int(statement.int64(at: 2))) ?? link.relationship.destinationEntityName
+                let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
+                links.append((ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
+            }
+            return link.relationship.isOrdered
+                ? links.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id)
+                : links.map(\.id).sorted()
+        }
     }
 
     /// How many objects `entity` (and by default its sub-entities) has; with a `condition`,
