@@ -203,6 +203,27 @@ struct MigrationFailureTests {
         #expect(error?.property == "views")
     }
 
+    /// A headline whose value runs a MATCHES that backtracks on a run of `count` "a" (with the
+    /// Article's views after it) for every Article: exponential up to ICU's own limit near 24.
+    static func backtrackingHeadline(_ count: Int) -> String {
+        blogMapping(
+            """
+            <entity-mapping name="ArticleToArticle" type="transform" source="Article" destination="Article">
+                <attribute name="headline" value="TERNARY(concat('\(String(repeating: "a", count: count))', $source.views) MATCHES '(a+)+b', 'never', $source.title)"/>
+                <attribute name="slug" value="$source.title"/>
+            </entity-mapping>
+            """)
+    }
+
+    @Test("a MATCHES that backtracks without bound stops the run, naming the mapping, object and property")
+    func runawayPattern() throws {
+        let url = try MigrationFixtures.blogStore(in: folder)
+        let error = try expectUntouched(url) { try blog(url, Self.backtrackingHeadline(40)).run() }
+        #expect(error?.message.contains("ArticleToArticle: Article/1") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("MATCHES \"(a+)+b\" gave up after 20,000,000 steps") == true)
+        #expect(error?.property == "headline")
+    }
+
     @Test("cancelling stops with 134120 and changes nothing")
     func cancel() throws {
         let url = try MigrationFixtures.blogStore(in: folder)

@@ -21,7 +21,8 @@ enum Jobs {
     static let names = [
         "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "loop-relate", "sql-relate", "molt-transform",
         "loop-transform",
-        "molt-fetch", "molt-delete", "molt-walk", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild", "raw-rebuild",
+        "molt-fetch", "molt-delete", "molt-walk", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild",
+        "raw-rebuild",
     ]
 
     static func run(_ name: String, store: URL, models: URL, sqlLog: URL) throws -> JobResult {

@@ -23,7 +23,7 @@ enum ExitCodes {
     static func code(for error: MoltError) -> Int32 {
         switch error.code {
         case .fileReadNoSuchFile: noInput
-        case .fileReadNoPermission: permission
+        case .fileReadNoPermission, .fileWriteNoPermission: permission
         case .fileWriteFileExists: cannotCreate
         case .incompatibleVersionHash, .missingSourceModel, .missingMappingModel: incompatibleStore
         case .storeNewerThanDestination: incompatibleStore

@@ -19,6 +19,8 @@ extension MoltError {
         public static let fileReadNoSuchFile = Code(rawValue: 260)
         /// A file could not be written for an unknown reason (NSFileWriteUnknownError).
         public static let fileWriteUnknown = Code(rawValue: 512)
+        /// A file or folder could not be written because of permissions (NSFileWriteNoPermissionError).
+        public static let fileWriteNoPermission = Code(rawValue: 513)
         /// A file could not be written because it already exists (NSFileWriteFileExistsError).
         public static let fileWriteFileExists = Code(rawValue: 516)
         /// A property list is malformed (NSPropertyListReadCorruptError).
@@ -116,6 +118,7 @@ extension MoltError {
             259: "NSFileReadCorruptFileError",
             260: "NSFileReadNoSuchFileError",
             512: "NSFileWriteUnknownError",
+            513: "NSFileWriteNoPermissionError",
             516: "NSFileWriteFileExistsError",
             3840: "NSPropertyListReadCorruptError",
             4864: "NSCoderReadCorruptError",

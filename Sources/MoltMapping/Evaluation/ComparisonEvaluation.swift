@@ -81,6 +81,8 @@ enum ComparisonEvaluation {
             throw EvaluationError(error.description, offset: offset)
         } catch let error as InvalidPattern {
             throw EvaluationError(error.description, offset: offset)
+        } catch let error as PatternTooCostly {
+            throw EvaluationError(error.description, offset: offset)
         }
     }
 

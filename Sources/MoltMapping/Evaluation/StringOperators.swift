@@ -67,9 +67,7 @@ enum StringOperators {
     static func matches(_ text: String, _ pattern: String, options: StringOptions) throws -> Bool {
         let regex = try RegexCache.shared.regex(pattern, caseInsensitive: options.contains(.caseInsensitive))
         let subject = options.contains(.diacriticInsensitive) ? StringOptions.diacriticInsensitive.fold(text) : text
-        let range = NSRange(subject.startIndex..., in: subject)
-        guard let match = regex.firstMatch(in: subject, options: [.anchored], range: range) else { return false }
-        return match.range == range
+        return try PatternBudget.matchesWhole(regex, subject, pattern: pattern)
     }
 }
 

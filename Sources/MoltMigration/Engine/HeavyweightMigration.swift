@@ -166,6 +166,8 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         {
             return done
         }
+        // Refused now rather than after every pass: a store this process cannot write.
+        if !isDryRun { try StoreAccess.requireWritable(store) }
         let (policyTypes, plan, work) = try makePlan(started: started)
         logger.debug("plan: \(plan)", metadata: ["molt.store": "\(store.path)"])
 

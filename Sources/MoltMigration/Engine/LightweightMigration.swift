@@ -121,6 +121,8 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         {
             return done
         }
+        // Refused now rather than after every pass: a store this process cannot write.
+        if !role.isDryRun(options) { try StoreAccess.requireWritable(store) }
         let (plan, work) = try makePlan(started: started)
         if plan.route == .inPlace, let inPlace = work.inPlace {
             let migration = InPlaceMigration(

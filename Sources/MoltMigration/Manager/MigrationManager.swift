@@ -176,7 +176,7 @@ public final class MigrationManager {
 
     /// Runs `body` (the passes) with a cancellation of the run interrupting the SQL statement
     /// the manager is running, if any.
-    func interruptible<T>(_ body: () throws -> T) rethrows -> T {
+    func interruptible<T>(_ body: () throws -> T) throws -> T {
         let state = sqlState
         nonisolated(unsafe) let connection = destination.store.connection
         return try cancellation.whileRunning(

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import MoltCore
+internal import MoltMapping
 
 /// Whether a run has been stopped, and with what error, shared by every part of the run and
 /// safe to use from any thread. A part that may be blocked in SQLite when the run is stopped
@@ -38,8 +39,22 @@ final class Cancellation: @unchecked Sendable {
     }
 
     /// Runs `body` with `interrupt` called if the run is stopped meanwhile (at once when it
-    /// already is). `interrupt` must not use this cancellation.
-    func whileRunning<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    /// already is), and every `MATCHES` it runs on this thread stopped too (within a few
+    /// thousand of ICU's steps). Whatever `body` fails with once the run is stopped (an
+    /// interrupted statement, a stopped match inside SQLite), the run's error is thrown.
+    /// `interrupt` must not use this cancellation.
+    func whileRunning<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
+        do {
+            return try PatternBudget.withStopCheck({ [self] in error }) {
+                try registered(interrupt: interrupt, body)
+            }
+        } catch {
+            if let stopped = self.error { throw stopped }
+            throw error
+        }
+    }
+
+    private func registered<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
         lock.lock()
         let token = nextToken
         nextToken += 1

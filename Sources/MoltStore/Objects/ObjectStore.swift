@@ -122,7 +122,8 @@ public final class ObjectStore {
             try statement.bind([.integer(id.primaryKey), .integer(id.primaryKey)])
             var links: [(id: ObjectID, position: Int64)] = []
             while try statement.step() {
-                let name = layout.entityName(number: Int(statement.int64(at: 2))) ?? link.relationship.destinationEntityName
+                let name =
+                    layout.entityName(number: Int(statement.int64(at: 2))) ?? link.relationship.destinationEntityName
                 let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
                 links.append((ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
             }
