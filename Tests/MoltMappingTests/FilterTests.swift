@@ -112,6 +112,34 @@ struct FilterTests {
         }
     }
 
+    @Test(
+        "SELF compared with objects runs in SQL and keeps what evaluating it on each object keeps",
+        arguments: [
+            "SELF == $one", "$one == SELF", "SELF != $one AND views < 5", "SELF IN $some", "SELF IN $none",
+            "SELF == $other", "SELF IN $mixed", "NOT (SELF IN $some) AND views < 12", "SELF == nil",
+        ])
+    func selfComparisons(filter: String) throws {
+        let fixture = Self.fixture
+        let article = { (key: Int64) in
+            ExpressionValue.object(ObjectReference(.source, ObjectID(entity: "Article", primaryKey: key)))
+        }
+        let variables: [String: ExpressionValue] = [
+            "one": article(7), "some": .collection([article(3), article(11), article(999)]), "none": .collection([]),
+            // An object of the other store, and one of another entity, are never an Article of this store.
+            "other": .object(ObjectReference(.destination, ObjectID(entity: "Article", primaryKey: 7))),
+            "mixed": .collection([
+                article(5), .object(ObjectReference(.source, ObjectID(entity: "Tag", primaryKey: 1))), .null,
+            ]),
+        ]
+        let objects = try FilteredObjects(
+            store: try fixture.store, entity: "Article", filter: try ExpressionParser().parse(filter),
+            variables: variables)
+        var viaPlan: [ObjectID] = []
+        while let batch = try objects.nextBatch() { viaPlan += batch.map(\.id) }
+        #expect(viaPlan == (try fixture.inMemory(filter, variables: variables)), "\(filter): plan \(objects.plan)")
+        #expect(objects.plan.isFullySQL, "\(filter): plan \(objects.plan)")
+    }
+
     @Test("a filter keeping 1% of the rows reads 1% of them")
     func readsOnlyMatches() throws {
         let objects = try FilteredObjects(

@@ -159,6 +159,52 @@ final class PruningPolicy: EntityMigrationPolicy {
     }
 }
 
+/// Finds objects again by identity in its `end`, as ports of `NSPredicate(format: "SELF == %@",
+/// object)` do, in both contexts and in every form NSPredicate allows.
+final class SelfLookupPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.end] }
+    init() {}
+
+    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        let destination = manager.destinationContext
+        func made(from key: Int64) throws -> DestinationObject {
+            let made = try manager.destinationInstances(
+                forEntityMappingNamed: "BookToBook", sourceInstances: [ObjectID(entity: "Book", primaryKey: key)])
+            guard let first = made.first else { throw MoltError(.migration, "Book/\(key) made nothing") }
+            return first
+        }
+        let dune = try made(from: 1)
+        let provenance = try made(from: 3)
+        func titles(_ format: String, _ arguments: any ExpressionValueConvertible...) throws -> String {
+            var request = FetchRequest(
+                entityName: "Book", predicate: ObjectPredicate(format: format, argumentArray: arguments))
+            request.sortDescriptors = [KeySortDescriptor(key: "title")]
+            let found = try destination.fetch(request)
+            let counted = try destination.count(for: request)
+            let names = try found.map { object -> String in
+                guard case .string(let title) = try destination.value(forKey: "title", of: object) else { return "?" }
+                return title
+            }
+            return "\(format): \(names.joined(separator: ", ")) (\(counted))"
+        }
+        let sourceDune = try manager.sourceObject(ObjectID(entity: "Book", primaryKey: 1))
+        for line in [
+            try titles("SELF == %@", dune),
+            try titles("%@ == SELF", dune),
+            try titles("self != %@ AND year > 2000", dune),
+            try titles("SELF IN %@", [dune, provenance]),
+            try titles("SELF IN %@ OR title == 'Quoted'", [provenance]),
+            try titles("SELF == %@", sourceDune),  // an object of the other store is no destination object
+            try titles("title == 'Dune' AND SELF.year == 1965"),
+        ] {
+            PolicyNotes.shared.add(manager, line)
+        }
+        let again = try manager.sourceContext.fetch(
+            FetchRequest(entityName: "Publication", predicate: ObjectPredicate(format: "SELF == %@", sourceDune)))
+        PolicyNotes.shared.add(manager, "source: \(try again.map { try $0.text("title") ?? "" })")
+    }
+}
+
 /// Uses the manager's userInfo with the wrong type.
 final class ConfusedUserInfoPolicy: EntityMigrationPolicy {
     static var overriddenHooks: PolicyHooks { [.begin] }
@@ -230,7 +276,7 @@ struct PolicyQueryTests {
     func setUp() throws -> (store: URL, v1: ObjectModel, v2: ObjectModel, bundle: URL) {
         PolicyRegistry.register([
             WriterLookupPolicy.self, ShelfReadingPolicy.self, SourceQueryPolicy.self, PruningPolicy.self,
-            ConfusedUserInfoPolicy.self,
+            ConfusedUserInfoPolicy.self, SelfLookupPolicy.self,
         ])
         let bundle = try ModelXML.writeBundle(
             "Library", versions: [("Library", Self.v1), ("Library 2", Self.v2)], current: "Library 2", in: folder)
@@ -356,6 +402,25 @@ struct PolicyQueryTests {
                 "publications alone: 0",
                 "since 1990: Anonymous, Provenance, Ancillary Justice, Quoted",
                 "limited: 1, counted 1",
+            ])
+    }
+
+    @Test("SELF in fetches of both contexts: ==, != and IN objects, mirrored, in SQL and in memory")
+    func selfInPredicates() throws {
+        let (store, v1, v2, _) = try setUp()
+        try HeavyweightMigration(
+            store: store, source: v1, destination: v2, mapping: try Self.mapping(bookPolicy: "SelfLookupPolicy")
+        ).run()
+        #expect(
+            PolicyNotes.shared.notes(folder) == [
+                "SELF == %@: Dune (1)",
+                "%@ == SELF: Dune (1)",
+                "self != %@ AND year > 2000: Ancillary Justice, Provenance (2)",
+                "SELF IN %@: Dune, Provenance (2)",
+                "SELF IN %@ OR title == 'Quoted': Provenance, Quoted (2)",
+                "SELF == %@:  (0)",
+                "title == 'Dune' AND SELF.year == 1965: Dune (1)",
+                #"source: ["Dune"]"#,
             ])
     }
 

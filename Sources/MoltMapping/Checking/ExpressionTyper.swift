@@ -155,6 +155,7 @@ struct ExpressionTyper {
             case .minimum, .maximum: return element
             }
         }
+        if KeyPaths.isSelf(key) { return current }  // the object (or objects) itself
         switch current {
         case .unknown, .null: return current
         case .object(let entityName?, let side):

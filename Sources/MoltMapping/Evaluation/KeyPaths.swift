@@ -4,6 +4,11 @@ import MoltCore
 /// Following key paths: a key of an object, of every object of a collection (flattened, nils
 /// left out), collection operators and indexes.
 enum KeyPaths {
+    /// Whether a key is NSPredicate's `SELF` (a reserved word, in any case).
+    static func isSelf(_ key: String) -> Bool {
+        key.count == 4 && key.uppercased() == "SELF"
+    }
+
     static func step(
         _ value: ExpressionValue, _ key: String, context: EvaluationContext, offset: Int
     ) throws
@@ -12,6 +17,8 @@ enum KeyPaths {
         if let op = CollectionOperator(rawValue: key) {
             return try collectionOperator(op, value, offset: offset)
         }
+        // `SELF`: the object itself (of a collection, each object), as in NSPredicate.
+        if isSelf(key) { return value }
         switch value {
         case .null:
             return .null

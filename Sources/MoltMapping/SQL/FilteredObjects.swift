@@ -41,7 +41,10 @@ public final class FilteredObjects {
         self.side = side
         let layout = try store.layout.requireEntity(entity)
         plan =
-            filter.map { PredicateSQLTranslator.plan($0, entity: layout, variables: variables, now: now) }
+            filter.map {
+                PredicateSQLTranslator.plan(
+                    $0, entity: layout, variables: variables, now: now, objects: (side, store.layout))
+            }
             ?? FilterPlan(condition: nil, residual: nil)
         if plan.condition?.sql.contains(MappingSQLFunctions.stringOperator) == true {
             try MappingSQLFunctions.register(on: store.store.connection)

@@ -83,7 +83,7 @@ public struct ObjectQuery {
         cache: StatementCache? = nil
     ) throws -> [ObjectID] {
         let layout = try store.layout.requireEntity(entity)
-        guard let condition = try sqlCondition(layout, store: store), let order = sqlOrder(layout) else {
+        guard let condition = try sqlCondition(layout, store: store, side: side), let order = sqlOrder(layout) else {
             return try objects(in: store, resolver: resolver, side: side).map(\.id)
         }
         let sql = """
@@ -106,11 +106,14 @@ public struct ObjectQuery {
     }
 
     /// The entity's rows that match, as SQL on its table, when SQLite checks the whole predicate.
-    private func sqlCondition(_ layout: EntityLayout, store: ObjectStore) throws -> SQLCondition? {
+    private func sqlCondition(
+        _ layout: EntityLayout, store: ObjectStore, side: ObjectReference.Store
+    ) throws -> SQLCondition? {
         let kinds = includingSubentities ? layout.kindNumbers : [layout.number]
         var condition = SQLCondition(sql: "\"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))")
         guard let predicate else { return condition }
-        let plan = PredicateSQLTranslator.plan(predicate, entity: layout, variables: variables, now: now)
+        let plan = PredicateSQLTranslator.plan(
+            predicate, entity: layout, variables: variables, now: now, objects: (side, store.layout))
         guard plan.residual == nil else { return nil }
         guard let part = plan.condition else { return condition }
         if part.sql.contains(MappingSQLFunctions.stringOperator) {
@@ -144,7 +147,7 @@ public struct ObjectQuery {
     ) throws -> Int {
         let layout = try store.layout.requireEntity(entity)
         let total: Int
-        if let condition = try sqlCondition(layout, store: store) {
+        if let condition = try sqlCondition(layout, store: store, side: side) {
             let sql = "SELECT count(*) FROM \(SQL.identifier(layout.table)) WHERE \(condition.sql)"
             let connection = store.store.connection
             let statement = try cache?.statement(sql, on: connection) ?? connection.prepare(sql)

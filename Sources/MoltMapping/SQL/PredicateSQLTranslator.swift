@@ -29,10 +29,14 @@ public struct FilterPlan: Sendable {
 public enum PredicateSQLTranslator {
     /// Plans `filter` for objects of `entity`. `variables` are the user-info values the filter
     /// may name; `now` is the time `now()` stands for.
+    ///
+    /// With `objects` (the side of the objects the filter tests and its store's layout),
+    /// comparisons of `SELF` with objects are translated too (`SELF == %@`, `SELF IN %@`).
     public static func plan(
-        _ filter: MappingExpression, entity: EntityLayout, variables: [String: ExpressionValue], now: Date = Date()
+        _ filter: MappingExpression, entity: EntityLayout, variables: [String: ExpressionValue], now: Date = Date(),
+        objects: (side: ObjectReference.Store, layout: StoreLayout)? = nil
     ) -> FilterPlan {
-        let translator = Translator(entity: entity, variables: variables, now: now)
+        let translator = Translator(entity: entity, variables: variables, now: now, objects: objects)
         var translated: [SQLPart] = []
         var residual: [MappingExpression] = []
         for part in conjuncts(of: filter) {
@@ -69,11 +73,14 @@ private struct Translator {
     let entity: EntityLayout
     let variables: [String: ExpressionValue]
     let now: Date
+    let objects: (side: ObjectReference.Store, layout: StoreLayout)?
 
-    /// A side of a comparison: a column of the entity's table, or a constant.
+    /// A side of a comparison: a column of the entity's table, the object itself (`SELF`), or
+    /// a constant.
     enum Operand {
         case attribute(AttributeColumn)
         case toOne(column: String)
+        case itself
         case constant(ExpressionValue)
     }
 
@@ -99,6 +106,7 @@ private struct Translator {
         if case .keyPath(let base, let components) = expression.kind, components.count == 1 {
             switch base?.kind {
             case nil, .variable("source")?:
+                if KeyPaths.isSelf(components[0]) { return objects == nil ? nil : .itself }
                 if let column = entity.attribute(named: components[0]) { return .attribute(column) }
                 if let link = entity.relationship(named: components[0]),
                     case .foreignKey(let column, _, _) = link.storage
@@ -106,6 +114,12 @@ private struct Translator {
                     return .toOne(column: column)
                 }
                 return nil
+            default: break
+            }
+        }
+        if case .variable(let name) = expression.kind, let value = variables[name] {
+            switch value {
+            case .object, .collection: return .constant(value)  // compared with SELF only
             default: break
             }
         }
@@ -149,6 +163,10 @@ private struct Translator {
                 return nil
             }
             return compare(column, comparison.op, value, options: options, mirrored: true)
+        case (.itself, .constant(let value)):
+            return compareItself(comparison.op, value)
+        case (.constant(let value), .itself):
+            return comparison.op == .in ? nil : compareItself(comparison.op, value)
         case (.attribute(let a), .attribute(let b)):
             return compareColumns(a, comparison.op, b, options: options)
         case (.toOne(let column), .constant(.null)), (.constant(.null), .toOne(let column)):
@@ -157,6 +175,53 @@ private struct Translator {
             case .notEqual: return SQLPart(sql: "(\(SQL.identifier(column)) IS NOT NULL)", bindings: [])
             default: return nil
             }
+        default:
+            return nil
+        }
+    }
+
+    /// `SELF ==`, `!=` or `IN` objects: by key and entity number, as object references compare
+    /// (an object of the other store, or of an entity outside this table, is never equal).
+    func compareItself(_ op: Comparison.Operator, _ value: ExpressionValue) -> SQLPart? {
+        guard let objects else { return nil }
+        func keyed(_ item: ExpressionValue) -> (key: Int64, number: Int)?? {
+            switch item {
+            case .null: return .some(nil)
+            case .object(let reference):
+                guard reference.store == objects.side,
+                    let number = objects.layout.entity(named: reference.id.entity)?.number,
+                    entity.kindNumbers.contains(number)
+                else { return .some(nil) }
+                return (reference.id.primaryKey, number)
+            default: return nil  // not an object: compared in memory
+            }
+        }
+        switch op {
+        case .equal, .notEqual:
+            guard let found = keyed(value) else { return nil }
+            let test =
+                found.map {
+                    SQLPart(
+                        sql: "(\"Z_PK\" = ? AND \"Z_ENT\" = ?)",
+                        bindings: [.integer($0.key), .integer(Int64($0.number))])
+                } ?? SQLPart(sql: "0", bindings: [])
+            return op == .equal ? test : SQLPart(sql: "(NOT \(test.sql))", bindings: test.bindings)
+        case .in:
+            guard case .collection(let items) = value else { return nil }
+            var keysByNumber: [Int: [Int64]] = [:]
+            for item in items {
+                guard let found = keyed(item) else { return nil }
+                if let found { keysByNumber[found.number, default: []].append(found.key) }
+            }
+            guard !keysByNumber.isEmpty else { return SQLPart(sql: "0", bindings: []) }
+            var parts: [String] = []
+            var bindings: [SQLiteValue] = []
+            for (number, keys) in keysByNumber.sorted(by: { $0.key < $1.key }) {
+                parts.append("(\"Z_ENT\" = ? AND \"Z_PK\" IN (\(SQL.placeholders(keys.count))))")
+                bindings.append(.integer(Int64(number)))
+                bindings += keys.map { .integer($0) }
+            }
+            return SQLPart(sql: "(\(parts.joined(separator: " OR ")))", bindings: bindings)
         default:
             return nil
         }
