@@ -176,8 +176,11 @@ final class SelfLookupPolicy: EntityMigrationPolicy {
         let dune = try made(from: 1)
         let provenance = try made(from: 3)
         func titles(_ format: String, _ arguments: any ExpressionValueConvertible...) throws -> String {
-            var request = FetchRequest(
-                entityName: "Book", predicate: ObjectPredicate(format: format, argumentArray: arguments))
+            try titles(ObjectPredicate(format: format, argumentArray: arguments))
+        }
+        func titles(_ predicate: ObjectPredicate) throws -> String {
+            let format = predicate.format
+            var request = FetchRequest(entityName: "Book", predicate: predicate)
             request.sortDescriptors = [KeySortDescriptor(key: "title")]
             let found = try destination.fetch(request)
             let counted = try destination.count(for: request)
@@ -198,6 +201,34 @@ final class SelfLookupPolicy: EntityMigrationPolicy {
             try titles("title == 'Dune' AND SELF.year == 1965"),
         ] {
             PolicyNotes.shared.add(manager, line)
+        }
+        // Compound predicates built in code, as NSCompoundPredicate builds them.
+        let recent = ObjectPredicate(format: "year > %@", 2000)
+        for predicate in [
+            ObjectPredicate(andPredicateWithSubpredicates: [
+                ObjectPredicate(format: "SELF IN %@", [dune, provenance]), recent,
+            ]),
+            ObjectPredicate(orPredicateWithSubpredicates: [
+                ObjectPredicate(format: "title == %@", "Dune"), ObjectPredicate(format: "%K == %@", "title", "Quoted"),
+            ]),
+            ObjectPredicate(notPredicateWithSubpredicate: ObjectPredicate(format: "year < 2000")),
+            ObjectPredicate(andPredicateWithSubpredicates: []),
+            ObjectPredicate(orPredicateWithSubpredicates: []),
+            ObjectPredicate(andPredicateWithSubpredicates: [
+                ObjectPredicate(format: "year > $year").withSubstitutionVariables(["year": 1990]),
+                ObjectPredicate(format: "title BEGINSWITH $letter").withSubstitutionVariables(["letter": "A"]),
+            ]),
+        ] {
+            PolicyNotes.shared.add(manager, try titles(predicate))
+        }
+        let clash = ObjectPredicate(andPredicateWithSubpredicates: [
+            ObjectPredicate(format: "year > $year").withSubstitutionVariables(["year": 1990]),
+            ObjectPredicate(format: "year < $year").withSubstitutionVariables(["year": 2015]),
+        ])
+        do {
+            _ = try titles(clash)
+        } catch let error as MoltError {
+            PolicyNotes.shared.add(manager, error.message)
         }
         let again = try manager.sourceContext.fetch(
             FetchRequest(entityName: "Publication", predicate: ObjectPredicate(format: "SELF == %@", sourceDune)))
@@ -405,7 +436,7 @@ struct PolicyQueryTests {
             ])
     }
 
-    @Test("SELF in fetches of both contexts: ==, != and IN objects, mirrored, in SQL and in memory")
+    @Test("SELF in fetches of both contexts (==, != and IN objects, mirrored), and compound predicates built in code")
     func selfInPredicates() throws {
         let (store, v1, v2, _) = try setUp()
         try HeavyweightMigration(
@@ -420,6 +451,13 @@ struct PolicyQueryTests {
                 "SELF IN %@ OR title == 'Quoted': Provenance, Quoted (2)",
                 "SELF == %@:  (0)",
                 "title == 'Dune' AND SELF.year == 1965: Dune (1)",
+                "(SELF IN %@) AND (year > %@): Provenance (1)",
+                "(title == %@) OR (%K == %@): Dune, Quoted (2)",
+                "NOT (year < 2000): Ancillary Justice, Provenance (2)",
+                "TRUEPREDICATE: Ancillary Justice, Anonymous, Dune, Provenance, Quoted (5)",
+                "FALSEPREDICATE:  (0)",
+                "(year > $year) AND (title BEGINSWITH $letter): Ancillary Justice, Anonymous (2)",
+                "the compound predicate \"(year > $year) AND (year < $year)\" gives $year two different values",
                 #"source: ["Dune"]"#,
             ])
     }

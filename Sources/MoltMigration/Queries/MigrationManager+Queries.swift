@@ -24,6 +24,13 @@ extension MigrationManager {
             sortKeys: request.sortDescriptors.map { ($0.key, $0.ascending) }, limit: request.fetchLimit,
             offset: request.fetchOffset, includingSubentities: request.includesSubentities, now: startDate)
         if let predicate = request.predicate {
+            if let name = predicate.conflictingVariables.sorted().first {
+                throw MoltError(
+                    .migration, "the compound predicate \"\(predicate.format)\" gives $\(name) two different values",
+                    entity: request.entityName,
+                    recovery:
+                        "Give each subpredicate's variable its own name, or set it once on the compound predicate.")
+            }
             let parsed = try parsedPredicate(predicate, entity: request.entityName)
             query.predicate = parsed.expression
             query.variables = predicate.substitutionVariables.merging(parsed.variables) { _, argument in argument }

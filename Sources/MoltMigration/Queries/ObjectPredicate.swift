@@ -20,6 +20,9 @@ public struct ObjectPredicate: CustomStringConvertible {
     public let arguments: [ExpressionValue]
     /// The values of `$name` variables.
     public private(set) var substitutionVariables: [String: ExpressionValue] = [:]
+    /// `$name` variables the parts of a compound predicate gave different values (refused when
+    /// the predicate is used: one name holds one value in a predicate).
+    private(set) var conflictingVariables: Set<String> = []
 
     public init(format: String, _ arguments: any ExpressionValueConvertible...) {
         self.init(format: format, argumentArray: arguments)
@@ -30,13 +33,66 @@ public struct ObjectPredicate: CustomStringConvertible {
         self.arguments = argumentArray.map(\.expressionValue)
     }
 
+    /// Every subpredicate holds (Core Data's `NSCompoundPredicate(andPredicateWithSubpredicates:)`);
+    /// none given: every object passes.
+    public init(andPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
+        self.init(joining: subpredicates, with: "AND", whenEmpty: "TRUEPREDICATE")
+    }
+
+    /// One subpredicate or more holds (`NSCompoundPredicate(orPredicateWithSubpredicates:)`);
+    /// none given: no object passes.
+    public init(orPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
+        self.init(joining: subpredicates, with: "OR", whenEmpty: "FALSEPREDICATE")
+    }
+
+    /// The subpredicate does not hold (`NSCompoundPredicate(notPredicateWithSubpredicate:)`).
+    public init(notPredicateWithSubpredicate subpredicate: ObjectPredicate) {
+        self.init(
+            format: "NOT (\(subpredicate.format))", arguments: subpredicate.arguments,
+            variables: subpredicate.substitutionVariables, conflicts: subpredicate.conflictingVariables)
+    }
+
+    /// The parts' texts joined, each in parentheses; the arguments follow in the same order, so
+    /// each placeholder keeps its value; the variables are merged.
+    private init(joining parts: [ObjectPredicate], with word: String, whenEmpty: String) {
+        guard !parts.isEmpty else {
+            self.init(format: whenEmpty, argumentArray: [])
+            return
+        }
+        var variables: [String: ExpressionValue] = [:]
+        var conflicts: Set<String> = []
+        for part in parts {
+            conflicts.formUnion(part.conflictingVariables)
+            for (name, value) in part.substitutionVariables {
+                if let known = variables[name], known != value { conflicts.insert(name) }
+                variables[name] = value
+            }
+        }
+        self.init(
+            format: parts.map { "(\($0.format))" }.joined(separator: " \(word) "),
+            arguments: parts.flatMap(\.arguments),
+            variables: variables, conflicts: conflicts)
+    }
+
+    private init(
+        format: String, arguments: [ExpressionValue], variables: [String: ExpressionValue], conflicts: Set<String>
+    ) {
+        self.format = format
+        self.arguments = arguments
+        self.substitutionVariables = variables
+        self.conflictingVariables = conflicts
+    }
+
     /// Every object passes (Core Data's `TRUEPREDICATE`).
     public static var truePredicate: ObjectPredicate { ObjectPredicate(format: "TRUEPREDICATE") }
 
     /// A copy with `$name` variables given values (added to those it has).
     public func withSubstitutionVariables(_ variables: [String: any ExpressionValueConvertible]) -> ObjectPredicate {
         var copy = self
-        for (name, value) in variables { copy.substitutionVariables[name] = value.expressionValue }
+        for (name, value) in variables {
+            copy.substitutionVariables[name] = value.expressionValue
+            copy.conflictingVariables.remove(name)  // one value for the whole predicate now
+        }
         return copy
     }
 
