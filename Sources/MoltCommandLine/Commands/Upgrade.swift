@@ -83,10 +83,12 @@ struct Upgrade: ParsableCommand {
             let url = URL(fileURLWithPath: store)
             let inputs = try source.read(logger: logger)
             let (versions, files, order) = (inputs.versions, inputs.mappingFiles, inputs.order)
+            let unreadable = inputs.unreadableMappingFiles
             if plan {
                 // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
                 let upgrade = StoreUpgrade(
-                    store: url, versions: versions, mappingFiles: files, order: order, to: source.to,
+                    store: url, versions: versions, mappingFiles: files, unreadableMappingFiles: unreadable,
+                    order: order, to: source.to,
                     options: runOptions.migrationOptions, context: RunContext(logger: logger))
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 let planned = try upgrade.plan()
@@ -101,7 +103,8 @@ struct Upgrade: ParsableCommand {
             // of it runs.
             try runOptions.run(store, logger: logger) { context, held in
                 let upgrade = StoreUpgrade(
-                    store: url, versions: versions, mappingFiles: files, order: order, to: source.to,
+                    store: url, versions: versions, mappingFiles: files, unreadableMappingFiles: unreadable,
+                    order: order, to: source.to,
                     options: runOptions.migrationOptions, context: context)
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try perform(upgrade, waited: held.waited)

@@ -86,6 +86,14 @@ struct PlanRun {
         }
     }
 
+    /// Whether a mapping from `from` to `to` lies outside this upgrade's range of versions, by
+    /// the version order: it starts before the store's version, ends after the destination,
+    /// or goes backwards. Unknown positions count as inside.
+    func isOutsideRange(from: Int, to: Int) -> Bool {
+        from == to || relation.position(from, source) == .before || relation.position(to, destination) == .after
+            || relation.position(to, from) == .before
+    }
+
     func name(_ schema: Int) -> String {
         schema == destination ? destinationName : versions.schemas[schema].name
     }

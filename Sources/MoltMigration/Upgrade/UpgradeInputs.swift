@@ -14,6 +14,9 @@ public struct UpgradeInputs: Sendable {
     public let versions: UpgradeVersions
     /// The folder's mapping files, passes of one step in the order they run.
     public let mappingFiles: [UpgradeMappingFile]
+    /// The folder's files that could not be read as mappings: an error only for an upgrade
+    /// that may need them (see ``UnreadableMappingFile``).
+    public let unreadableMappingFiles: [UnreadableMappingFile]
     /// The version order: `versions.txt` when the folder has one, else by name when
     /// `orderByName`, else worked out (``VersionOrder/automatic``).
     public let order: VersionOrder
@@ -34,7 +37,8 @@ public struct UpgradeInputs: Sendable {
             order = orderByName ? .byName : .automatic
         }
         versions = try UpgradeVersions(contentsOf: models)
-        var files = try UpgradeMappingFile.readFolder(mappings, logger: logger)
+        var (files, unreadable) = try UpgradeMappingFile.readFolderKeepingUnreadable(mappings, logger: logger)
+        unreadableMappingFiles = unreadable
         if hasOrderFile {
             files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
         }
@@ -49,7 +53,8 @@ extension StoreUpgrade {
         options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
     ) {
         self.init(
-            store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles, order: inputs.order,
-            to: destination, stages: stages, options: options, context: context)
+            store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles,
+            unreadableMappingFiles: inputs.unreadableMappingFiles, order: inputs.order, to: destination, stages: stages,
+            options: options, context: context)
     }
 }

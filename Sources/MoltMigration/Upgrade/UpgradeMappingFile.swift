@@ -48,6 +48,14 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
     ) throws
         -> [UpgradeMappingFile]
     {
+        try readFolder(folder, logger: logger, failed: nil)
+    }
+
+    /// ``readFolder(_:logger:)``, with each file that fails to read given to `failed` (and
+    /// left out) instead of thrown, when `failed` is given.
+    static func readFolder(
+        _ folder: URL, logger: Logger, failed: ((URL, any Error) -> Void)?
+    ) throws -> [UpgradeMappingFile] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -59,25 +67,32 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
         let ordered = names.sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
         for name in ordered where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
-            if name.lowercased().hasSuffix(".xcmappingmodel") {
-                files.append(try UpgradeMappingFile(contentsOf: url))
-                continue
-            }
-            guard name.lowercased().hasSuffix(".xml") else { continue }
-            let data: Data
             do {
-                data = try Data(contentsOf: url)
+                if let file = try read(url, name: name, logger: logger) { files.append(file) }
             } catch {
-                throw FileErrors.readFailed(url.path, underlying: error)
+                guard let failed else { throw error }
+                failed(url, error)
             }
-            if let root = XMLRootName.of(data), root != "mapping-model" {
-                logger.warning(
-                    "skipping an XML file that is not a mapping file",
-                    metadata: ["molt.file": "\(url.path)", "molt.root": "\(root)"])
-                continue
-            }
-            files.append(try UpgradeMappingFile(contentsOf: url))
         }
         return files
+    }
+
+    /// The mapping file at `url`; nil for a file that is no mapping file (skipped).
+    private static func read(_ url: URL, name: String, logger: Logger) throws -> UpgradeMappingFile? {
+        if name.lowercased().hasSuffix(".xcmappingmodel") { return try UpgradeMappingFile(contentsOf: url) }
+        guard name.lowercased().hasSuffix(".xml") else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw FileErrors.readFailed(url.path, underlying: error)
+        }
+        if let root = XMLRootName.of(data), root != "mapping-model" {
+            logger.warning(
+                "skipping an XML file that is not a mapping file",
+                metadata: ["molt.file": "\(url.path)", "molt.root": "\(root)"])
+            return nil
+        }
+        return try UpgradeMappingFile(contentsOf: url)
     }
 }

@@ -54,12 +54,18 @@ public struct UpgradePlanner: Sendable {
     public let order: VersionOrder
     public let stages: [UpgradeStage]
 
+    /// Files of the mappings folder that could not be read: each stops a plan that may need it
+    /// (see ``UnreadableMappingFile``) and is listed as not used by any other.
+    public let unreadableMappingFiles: [UnreadableMappingFile]
+
     public init(
-        versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile], order: VersionOrder = .automatic,
+        versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
+        unreadableMappingFiles: [UnreadableMappingFile] = [], order: VersionOrder = .automatic,
         stages: [UpgradeStage] = []
     ) {
         self.versions = versions
         self.mappingFiles = mappingFiles
+        self.unreadableMappingFiles = unreadableMappingFiles
         self.order = order
         self.stages = stages
     }
@@ -105,6 +111,7 @@ public struct UpgradePlanner: Sendable {
             planner: self, source: source, destination: destination, destinationName: destinationName,
             storePath: storePath)
         var steps = try run.steps()
+        let setAside = try unreadableFiles(notNeededBy: steps, run: run)
         try checkPolicies(of: steps)
         for index in steps.indices {
             steps[index].discards = DiscardSurvey(
@@ -113,7 +120,7 @@ public struct UpgradePlanner: Sendable {
             ).items()
         }
         let used = Set(steps.flatMap(\.mappingFiles))
-        var unused = run.unusable
+        var unused = run.unusable + setAside
         if !steps.isEmpty {
             for file in run.usable.flatMap({ group in group.passes.map { (file: $0, from: group.from, to: group.to) } })
             where !used.contains(file.file) {
@@ -126,6 +133,58 @@ public struct UpgradePlanner: Sendable {
         return UpgradePlan(
             storeVersion: source, destination: destination, destinationName: destinationName, steps: steps,
             order: order, orderSource: order.source(for: versions), unusedMappingFiles: unused)
+    }
+
+    /// The unreadable files `steps` cannot need, as not used; throws the error of the first
+    /// one they may need: one that declares no versions Molt knows, or two versions both within
+    /// the upgrade's range of versions (it could be a step's mapping, a pass of one, or a way
+    /// through other versions than the plan takes), as Core Data would have loaded it for a
+    /// step it runs. A file is out of range only when the version order says so.
+    private func unreadableFiles(notNeededBy steps: [UpgradeStep], run: PlanRun) throws -> [UnusedMappingFile] {
+        var unused: [UnusedMappingFile] = []
+        for file in unreadableMappingFiles {
+            let from = file.sourceModelName.flatMap { versions.schema(named: $0) }
+            let to = file.destinationModelName.flatMap { versions.schema(named: $0) }
+            guard let from, let to, let fromIndex = versions.schemas.firstIndex(of: from),
+                let toIndex = versions.schemas.firstIndex(of: to)
+            else {
+                guard steps.isEmpty else {
+                    throw Self.needed(
+                        file, because: "Molt cannot tell which versions it connects, so any step may need it")
+                }
+                continue
+            }
+            if !steps.isEmpty, !run.isOutsideRange(from: fromIndex, to: toIndex) {
+                throw Self.needed(
+                    file,
+                    because:
+                        "it connects \(run.name(fromIndex)) and \(run.name(toIndex)), within the upgrade from \(run.name(run.source)) to \(run.name(run.destination))"
+                )
+            }
+            unused.append(
+                UnusedMappingFile(
+                    file: UpgradeMappingFile(
+                        name: file.name,
+                        mapping: MappingModel(
+                            sourceModelName: file.sourceModelName, destinationModelName: file.destinationModelName,
+                            entityMappings: []),
+                        url: file.url),
+                    from: run.name(fromIndex), to: run.name(toIndex),
+                    reason: steps.isEmpty
+                        ? "cannot be read (\(file.error.message)); the store is up to date"
+                        : "cannot be read (\(file.error.message)); outside the upgrade from \(run.name(run.source)) to \(run.name(run.destination))"
+                ))
+        }
+        return unused
+    }
+
+    private static func needed(_ file: UnreadableMappingFile, because reason: String) -> MoltError {
+        var error = file.error
+        error.message = "\(file.name) cannot be read, and the upgrade may need it (\(reason)): \(error.message)"
+        if error.recovery == nil {
+            error.recovery = "Fix the file, or move it out of the mappings folder if no step of this upgrade uses it."
+        }
+        return error
     }
 
     /// Every policy a heavyweight step's mapping names must be registered.
