@@ -211,6 +211,11 @@ struct Migrate: ParsableCommand {
                 "Policies deleted \(report.deletedObjects) destination object\(report.deletedObjects == 1 ? "" : "s") (delete rules applied)."
             )
         }
+        if report.deletedSourceObjects > 0 {
+            Output.line(
+                "Policies deleted \(report.deletedSourceObjects) source object\(report.deletedSourceObjects == 1 ? "" : "s") from the migration's source context (delete rules applied): not migrated; the source store is unchanged."
+            )
+        }
         Output.line("Objects in the \(report.dryRun ? "migrated copy" : "new store"):")
         Output.table(
             [["ENTITY", "OBJECTS"]]

@@ -23,6 +23,7 @@ struct MigrationJSON: Encodable {
     let seconds: Double
     let mappings: [Mapping]
     let deletedObjects: Int
+    let deletedSourceObjects: Int
     let sourceCounts: [String: Int]
     let destinationCounts: [String: Int]
     let discarded: [DiscardJSON]
@@ -48,6 +49,7 @@ struct MigrationJSON: Encodable {
             Mapping(mapping: $0.mapping, pass: $0.pass, read: $0.sourceObjects, made: $0.destinationObjects)
         }
         deletedObjects = report.deletedObjects
+        deletedSourceObjects = report.deletedSourceObjects
         sourceCounts = report.sourceCounts
         destinationCounts = report.destinationCounts
         discarded = report.discarded.map(DiscardJSON.init)

@@ -18,6 +18,12 @@ public final class StoreObjectResolver: ObjectResolver {
     /// value asks for them (an object reached through a key path is read for what is asked of
     /// it: the tag of a post gives its name without its thousands of posts being read).
     private var partial: Set<ObjectReference> = []
+    /// Source objects a migration's policy deleted from its source context: gone for the rest
+    /// of the run (no longer read, and left out of every relationship that held them), while
+    /// the source store itself is never written.
+    package var deletedSources: Set<ObjectID> = [] {
+        didSet { cache = cache.filter { $0.key.store != .source || !deletedSources.contains($0.key.id) } }
+    }
 
     public init(source: ObjectStore, destination: ObjectStore? = nil) {
         self.source = source
@@ -41,6 +47,14 @@ public final class StoreObjectResolver: ObjectResolver {
         if complete { partial.remove(reference) } else { partial.insert(reference) }
     }
 
+    /// `links` without the objects in `gone`.
+    package static func without(_ gone: Set<ObjectID>, _ links: RelationshipValue) -> RelationshipValue {
+        switch links {
+        case .toOne(let id): .toOne(id.flatMap { gone.contains($0) ? nil : $0 })
+        case .toMany(let ids): .toMany(ids.filter { !gone.contains($0) })
+        }
+    }
+
     /// Forgets the objects kept of one store (objects there have changed).
     public func forget(_ side: ObjectReference.Store) {
         cache = cache.filter { $0.key.store != side }
@@ -50,6 +64,7 @@ public final class StoreObjectResolver: ObjectResolver {
     /// The object, from those kept or read (to-many relationships left for later, unless
     /// `complete` says they were read), or nil when the store has no such object.
     package func objectIfPresent(_ reference: ObjectReference) throws -> (object: StoredObject, complete: Bool)? {
+        if reference.store == .source, deletedSources.contains(reference.id) { return nil }
         if let cached = cache[reference] { return (cached, !partial.contains(reference)) }
         guard let store = reference.store == .source ? source : destination else {
             throw MoltError(.migration, "no destination store to read \(reference.id) from")
@@ -85,6 +100,9 @@ public final class StoreObjectResolver: ObjectResolver {
                 let related = RelationshipValue.toMany(try store.toMany(key, of: object.id))
                 cache[reference]?.relationships[key] = related
                 read = related
+            }
+            if reference.store == .source, !deletedSources.isEmpty, let links = read {
+                read = Self.without(deletedSources, links)
             }
             switch read ?? (link.relationship.isToMany ? .toMany([]) : .toOne(nil)) {
             case .toOne(let id): return id.map { .object(ObjectReference(reference.store, $0)) } ?? .null

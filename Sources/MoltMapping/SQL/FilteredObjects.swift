@@ -42,8 +42,12 @@ public final class FilteredObjects {
         let layout = try store.layout.requireEntity(entity)
         plan =
             filter.map {
-                PredicateSQLTranslator.plan(
-                    $0, entity: layout, variables: variables, now: now, objects: (side, store.layout))
+                // With source objects deleted from the run's context, what is gone is known to
+                // the resolver only: identities and links are tested on the objects read.
+                let deletions = side == .source && !(resolver?.deletedSources.isEmpty ?? true)
+                return PredicateSQLTranslator.plan(
+                    $0, entity: layout, variables: variables, now: now,
+                    objects: deletions ? nil : (side, store.layout), relationshipsInSQL: !deletions)
             }
             ?? FilterPlan(condition: nil, residual: nil)
         if plan.condition?.sql.contains(MappingSQLFunctions.stringOperator) == true {
@@ -65,7 +69,11 @@ public final class FilteredObjects {
     /// The next objects that pass the filter, or nil when there are no more. A batch may be
     /// empty when the in-memory part of the filter turned every object of a read away.
     public func nextBatch() throws -> [StoredObject]? {
-        guard let batch = try cursor.nextBatch() else { return nil }
+        guard var batch = try cursor.nextBatch() else { return nil }
+        if side == .source, !resolver.deletedSources.isEmpty {
+            let gone = resolver.deletedSources
+            batch.removeAll { gone.contains($0.id) }  // deleted from the run's source context
+        }
         guard let residual else { return batch }
         return try batch.filter { object in
             resolver.remember(object, in: side)

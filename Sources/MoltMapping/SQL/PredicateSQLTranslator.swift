@@ -34,9 +34,10 @@ public enum PredicateSQLTranslator {
     /// comparisons of `SELF` with objects are translated too (`SELF == %@`, `SELF IN %@`).
     public static func plan(
         _ filter: MappingExpression, entity: EntityLayout, variables: [String: ExpressionValue], now: Date = Date(),
-        objects: (side: ObjectReference.Store, layout: StoreLayout)? = nil
+        objects: (side: ObjectReference.Store, layout: StoreLayout)? = nil, relationshipsInSQL: Bool = true
     ) -> FilterPlan {
-        let translator = Translator(entity: entity, variables: variables, now: now, objects: objects)
+        let translator = Translator(
+            entity: entity, variables: variables, now: now, objects: objects, relationshipsInSQL: relationshipsInSQL)
         var translated: [SQLPart] = []
         var residual: [MappingExpression] = []
         for part in conjuncts(of: filter) {
@@ -74,6 +75,9 @@ private struct Translator {
     let variables: [String: ExpressionValue]
     let now: Date
     let objects: (side: ObjectReference.Store, layout: StoreLayout)?
+    /// Whether to-one relationships may be tested in SQL (not when links to objects a policy
+    /// deleted from the source context must read as gone, which only the resolver knows).
+    let relationshipsInSQL: Bool
 
     /// A side of a comparison: a column of the entity's table, the object itself (`SELF`), or
     /// a constant.
@@ -108,7 +112,7 @@ private struct Translator {
             case nil, .variable("source")?:
                 if KeyPaths.isSelf(components[0]) { return objects == nil ? nil : .itself }
                 if let column = entity.attribute(named: components[0]) { return .attribute(column) }
-                if let link = entity.relationship(named: components[0]),
+                if relationshipsInSQL, let link = entity.relationship(named: components[0]),
                     case .foreignKey(let column, _, _) = link.storage
                 {
                     return .toOne(column: column)

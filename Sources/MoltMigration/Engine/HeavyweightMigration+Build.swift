@@ -179,6 +179,7 @@ extension HeavyweightMigration {
         try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).checkFinal(
             objectsChanged: manager.writer.statementCount != validated)
         report.deletedObjects = manager.writer.deletedCount
+        report.deletedSourceObjects = manager.deletedSourceCount
         for entity in destination.layout.entities where !entity.isAbstract {
             report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
         }

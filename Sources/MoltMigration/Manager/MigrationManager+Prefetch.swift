@@ -1,3 +1,4 @@
+internal import MoltMapping
 internal import MoltStore
 
 /// Reading ahead for the relate pass: for a batch of destination objects, which source objects
@@ -30,8 +31,12 @@ extension MigrationManager {
             if relationshipsOnly {
                 let cursor = try source.relationships(of: entity, keys: low...high)
                 while let objects = try cursor.nextBatch() {
+                    let gone = resolver.deletedSources
                     for object in objects where wanted.contains(object.id.primaryKey) {
-                        links[object.id] = object.relationships
+                        links[object.id] =
+                            gone.isEmpty
+                            ? object.relationships
+                            : object.relationships.mapValues { StoreObjectResolver.without(gone, $0) }
                     }
                 }
                 continue

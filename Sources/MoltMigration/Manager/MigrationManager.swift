@@ -59,6 +59,8 @@ public final class MigrationManager {
     let queryState = QueryState()
     /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
     var relateBatch: RelateBatch?
+    /// Source objects deleted from the source context in passes before this one.
+    var deletedSourcesOfEarlierPasses = 0
     /// Destination objects the association table gave while a relationship value is computed
     /// (they exist, so setting the relationship need not look their rows up).
     var associatedDestinations: Set<ObjectID> = []
@@ -109,6 +111,10 @@ public final class MigrationManager {
             // What earlier passes wrote in SQL names their mappings' numbers, which this pass
             // gives to its own mappings.
             sqlState.written = []
+            // Each pass is a migration of its own in Core Data, with a fresh source context:
+            // what an earlier pass deleted from it is back.
+            deletedSourcesOfEarlierPasses += resolver.deletedSources.count
+            resolver.deletedSources = []
         }
         passNumber = number
         self.mappingModel = mappingModel

@@ -33,9 +33,17 @@ public struct SourceObject {
     /// yet are read now; ``value(_:)`` and ``objects(_:)`` read only the one asked for.
     public var stored: StoredObject {
         get throws {
-            if complete { return read }
-            guard let full = try manager.source.object(read.id) else {
-                throw MoltError(.sourceStore, "the source object \(read.id) does not exist")
+            var full = read
+            if !complete {
+                guard let all = try manager.source.object(read.id) else {
+                    throw MoltError(.sourceStore, "the source object \(read.id) does not exist")
+                }
+                full = all
+            }
+            // Objects a policy deleted from the source context are no longer related to it.
+            let gone = manager.resolver.deletedSources
+            if !gone.isEmpty {
+                full.relationships = full.relationships.mapValues { StoreObjectResolver.without(gone, $0) }
             }
             return full
         }

@@ -51,7 +51,11 @@ struct RelatePass {
                 try endRelationshipCreation(mapping, policy)
                 continue
             case .setBased(let plan, let fallback):
-                if manager.isSourceAttached, try manager.runInterruptibly({ try plan.run(manager: manager) }) {
+                // SQL reads the source store's links as stored: not once a policy deleted
+                // source objects from the run's context.
+                if manager.isSourceAttached, !manager.hasDeletedSources,
+                    try manager.runInterruptibly({ try plan.run(manager: manager) })
+                {
                     done += totals[mapping.name] ?? 0
                     report.relatedInSQL.append(mapping.name)
                     try transaction.step()

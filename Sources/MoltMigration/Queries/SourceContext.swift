@@ -12,10 +12,10 @@ public import MoltStore
 public struct SourceContext {
     unowned let manager: MigrationManager
 
-    /// The objects the request selects, in its order.
+    /// The objects the request selects, in its order (objects deleted from this context left
+    /// out).
     public func fetch(_ request: FetchRequest) throws -> [SourceObject] {
-        let query = try manager.query(for: request, on: .source)
-        let found = try query.objects(in: manager.source, resolver: manager.resolver, side: .source)
+        let found = try objects(request)
         return found.map { stored in
             manager.resolver.remember(stored)
             return SourceObject(stored: stored, manager: manager)
@@ -24,13 +24,30 @@ public struct SourceContext {
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        try manager.query(for: request, on: .source).count(
-            in: manager.source, resolver: manager.resolver, cache: manager.queryState.sourceStatements)
+        guard manager.hasDeletedSources else {
+            return try manager.query(for: request, on: .source).count(
+                in: manager.source, resolver: manager.resolver, cache: manager.queryState.sourceStatements)
+        }
+        return try objects(request).count
     }
 
-    /// The source object with `id` (Core Data's `object(with:)`); an error when there is none.
-    public func object(with id: ObjectID) throws -> SourceObject {
-        try manager.sourceObject(id)
+    /// Deletes a source object from this context (Core Data's `sourceContext.delete(_:)`): it
+    /// is gone for the rest of the migration, its delete rules applied to the other source
+    /// objects in memory; the source store is never written. See `deleteSourceObjects`.
+    public func delete(_ object: SourceObject) throws {
+        try manager.deleteSourceObjects([object.id])
+    }
+
+    /// Deletes several source objects at once (a Deny relationship between two of them does
+    /// not stop it).
+    public func delete(_ objects: [SourceObject]) throws {
+        try manager.deleteSourceObjects(objects.map(\.id))
+    }
+
+    /// The stored objects the request selects (deleted ones are left out as they are read).
+    private func objects(_ request: FetchRequest) throws -> [StoredObject] {
+        try manager.query(for: request, on: .source).objects(
+            in: manager.source, resolver: manager.resolver, side: .source)
     }
 }
 

@@ -51,6 +51,10 @@ public struct MigrationReport: Sendable {
     public var passes = 1
     /// Destination objects policies deleted (cascades included).
     public var deletedObjects = 0
+    /// Source objects policies deleted from the source context (Core Data's
+    /// `sourceContext.delete`), with those their Cascade rules took: never migrated. The
+    /// source store itself is not changed.
+    public var deletedSourceObjects = 0
     /// The source model's version name, when a ``StoreMigration`` chose it (the destination's
     /// for a store already migrated).
     public var sourceModelName: String?

@@ -1,0 +1,66 @@
+internal import MoltCore
+internal import MoltModel
+public import MoltStore
+
+/// Deleting source objects from a policy (`manager.sourceContext.delete(object)` in Core
+/// Data): a port of a policy that drops duplicates in `begin`, ahead of a uniqueness
+/// constraint, does this.
+///
+/// In a Core Data migration the source context is never saved, so the source store is never
+/// written; the objects are gone from that context for the rest of the run. Molt does the
+/// same: a deleted object is no longer read (fetches, the mappings' objects, `sourceObject`)
+/// and is left out of every relationship that held it, as the delete rules leave the context:
+/// - **Cascade**: the related objects are deleted too (their own rules apply);
+/// - **Deny**: while the relationship holds an object that is not deleted with it, nothing is
+///   deleted and the error is 1600, naming the object, relationship and related object;
+/// - **Nullify** and **No Action**: the related objects stay and no longer hold it (a No
+///   Action link would point at an object the migration never makes).
+/// Objects a mapping already made from a deleted object stay, with their associations.
+extension MigrationManager {
+    /// Deletes `ids` and what their Cascade relationships hold; returns every object deleted.
+    @discardableResult
+    func deleteSourceObjects(_ ids: [ObjectID]) throws -> [ObjectID] {
+        var gone = resolver.deletedSources
+        var found: [(id: ObjectID, object: StoredObject)] = []
+        var pending = ids
+        var next = 0
+        while next < pending.count {
+            let id = pending[next]
+            next += 1
+            guard !gone.contains(id), !found.contains(where: { $0.id == id }) else { continue }
+            guard let stored = try source.object(id) else {
+                throw MoltError(.sourceStore, "the source object \(id) does not exist", entity: id.entity)
+            }
+            found.append((id, stored))
+            for link in try source.layout.requireEntity(id.entity).relationships
+            where link.relationship.deleteRule == .cascade {
+                pending += stored.relationships[link.relationship.name]?.objectIDs ?? []
+            }
+        }
+        let doomed = gone.union(found.map(\.id))
+        for (id, stored) in found {
+            for link in try source.layout.requireEntity(id.entity).relationships
+            where link.relationship.deleteRule == .deny {
+                let staying = (stored.relationships[link.relationship.name]?.objectIDs ?? []).filter {
+                    !doomed.contains($0)
+                }
+                guard let first = staying.first else { continue }
+                throw MoltError(
+                    .validationRelationshipDeniedDelete,
+                    "the source object \(id) cannot be deleted: its relationship \"\(link.relationship.name)\" has the delete rule Deny and still holds \(staying.count == 1 ? "an object" : "\(staying.count) objects") (\(first))",
+                    entity: id.entity, property: link.relationship.name,
+                    recovery: "Delete the related source objects first, or delete them together.")
+            }
+        }
+        gone = doomed
+        resolver.deletedSources = gone
+        relateBatch = nil  // what was read ahead may hold them
+        return found.map(\.id)
+    }
+
+    /// Whether a policy deleted source objects in this run.
+    var hasDeletedSources: Bool { !resolver.deletedSources.isEmpty }
+
+    /// Source objects deleted in this run, every pass counted.
+    var deletedSourceCount: Int { deletedSourcesOfEarlierPasses + resolver.deletedSources.count }
+}
