@@ -166,7 +166,9 @@ extension HeavyweightMigration {
             for entityMapping in mappingModel.entityMappings {
                 guard let policy = manager.policies[entityMapping.name] else { continue }
                 manager.begin(entityMapping)
-                try PolicyCall.run(entityMapping, "end") { try policy.end(entityMapping, manager: manager) }
+                try PolicyCall.run(entityMapping, "end", manager: manager) {
+                    try policy.end(entityMapping, manager: manager)
+                }
             }
             try manager.writer.finish()
             try transaction.commit()

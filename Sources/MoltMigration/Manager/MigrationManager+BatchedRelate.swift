@@ -69,7 +69,7 @@ extension MigrationManager {
         var assignments: [String: [LinkAssignment]] = [:]
         for object in objects {
             try checkCancelled()
-            try PolicyCall.run(mapping, "createRelationships", object: object.id) {
+            try PolicyCall.run(mapping, "createRelationships", object: object.id, manager: self) {
                 guard relatesByDefault(object, compiled) else { return }
                 let sources = try sourceIDs(for: object, mapping: mapping)
                 for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated() {

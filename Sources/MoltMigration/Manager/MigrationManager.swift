@@ -59,6 +59,9 @@ public final class MigrationManager {
     let queryState = QueryState()
     /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
     var relateBatch: RelateBatch?
+    /// What a non-throwing call of a policy (Core Data's `associate`) failed with during the
+    /// current hook; thrown when the hook returns.
+    var deferredError: (any Error)?
     /// Source objects deleted from the source context in passes before this one.
     var deletedSourcesOfEarlierPasses = 0
     /// Destination objects the association table gave while a relationship value is computed

@@ -24,14 +24,14 @@ struct CopyPass {
             guard mapping.kind.readsSource, let policy = manager.policies[mapping.name] else { continue }
             manager.begin(mapping)
             manager.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            try PolicyCall.run(mapping, "begin") { try policy.begin(mapping, manager: manager) }
+            try PolicyCall.run(mapping, "begin", manager: manager) { try policy.begin(mapping, manager: manager) }
             var read = 0
             let before = manager.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
                 try manager.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
                     manager.currentSource = source.id
                     defer { manager.currentSource = nil }
-                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id) {
+                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, manager: manager) {
                         try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
                     }
                     read += 1
@@ -40,7 +40,7 @@ struct CopyPass {
                     progress.report(.copy, mapping.name, done, total)
                 }
             }
-            try PolicyCall.run(mapping, "endInstanceCreation") {
+            try PolicyCall.run(mapping, "endInstanceCreation", manager: manager) {
                 try policy.endInstanceCreation(mapping, manager: manager)
             }
             let made = manager.destinationObjectCount() - before

@@ -91,7 +91,7 @@ struct RelatePass {
                 }
                 for object in objects {
                     try manager.checkCancelled()
-                    try PolicyCall.run(mapping, "createRelationships", object: object.id) {
+                    try PolicyCall.run(mapping, "createRelationships", object: object.id, manager: manager) {
                         try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
                     }
                     done += 1
@@ -105,7 +105,7 @@ struct RelatePass {
     }
 
     private func endRelationshipCreation(_ mapping: EntityMapping, _ policy: any EntityMigrationPolicy) throws {
-        try PolicyCall.run(mapping, "endRelationshipCreation") {
+        try PolicyCall.run(mapping, "endRelationshipCreation", manager: manager) {
             try policy.endRelationshipCreation(mapping, manager: manager)
         }
     }
