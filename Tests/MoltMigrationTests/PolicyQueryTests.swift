@@ -199,6 +199,7 @@ final class SelfLookupPolicy: EntityMigrationPolicy {
             try titles("SELF IN %@ OR title == 'Quoted'", [provenance]),
             try titles("SELF == %@", sourceDune),  // an object of the other store is no destination object
             try titles("title == 'Dune' AND SELF.year == 1965"),
+            try titles("SELF == %@", ObjectReference(.destination, provenance.id)),
         ] {
             PolicyNotes.shared.add(manager, line)
         }
@@ -451,6 +452,7 @@ struct PolicyQueryTests {
                 "SELF IN %@ OR title == 'Quoted': Provenance, Quoted (2)",
                 "SELF == %@:  (0)",
                 "title == 'Dune' AND SELF.year == 1965: Dune (1)",
+                "SELF == %@: Provenance (1)",
                 "(SELF IN %@) AND (year > %@): Provenance (1)",
                 "(title == %@) OR (%K == %@): Dune, Quoted (2)",
                 "NOT (year < 2000): Ancillary Justice, Provenance (2)",

@@ -81,6 +81,12 @@ extension SourceObject: ExpressionValueConvertible {
     public var expressionValue: ExpressionValue { .object(ObjectReference(.source, id)) }
 }
 
+/// An object ID of either store (Core Data's `NSManagedObjectID`, which knows its store), as
+/// `SELF == %@` or `author == %@` compare it: `ObjectReference(.source, id)`.
+extension ObjectReference: ExpressionValueConvertible {
+    public var expressionValue: ExpressionValue { .object(self) }
+}
+
 extension Optional: ExpressionValueConvertible where Wrapped: ExpressionValueConvertible {
     public var expressionValue: ExpressionValue { self?.expressionValue ?? .null }
 }
