@@ -230,8 +230,13 @@ struct CLITests {
         #expect(quiet.stdout.contains("Nothing to recover"))
     }
 
-    @Test("--verbose adds the error code and what to do")
-    func verbose() throws {
+    @Test("an error says what went wrong and what to do, and nothing else; --verbose adds the code")
+    func errorLines() throws {
+        let plain = try Tool.run(["inspect", "/nonexistent/store.sqlite"])
+        #expect(
+            plain.stderr == "molt: error: /nonexistent/store.sqlite: no such file or folder\n  what to do: Check the path.\n",
+            "\(plain.stderr)")
+        #expect(!plain.stderr.contains("--verbose"))
         let run = try Tool.run(["inspect", "/nonexistent/store.sqlite", "--verbose"])
         #expect(run.stderr.contains("code: 260 (NSFileReadNoSuchFileError)"))
         #expect(run.stderr.contains("what to do: Check the path."))

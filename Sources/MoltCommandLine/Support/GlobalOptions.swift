@@ -25,7 +25,8 @@ struct GlobalOptions: ParsableArguments {
         return logger
     }
 
-    /// Runs `body`, printing any error as one line (or in detail with --verbose) and exiting
+    /// Runs `body`, printing any error as one line and what to do about it (or in detail with
+    /// --verbose) and exiting
     /// with the documented code; with `json`, the error is also printed as JSON on standard
     /// output (``ErrorJSON``).
     func run(json: Bool = false, _ body: () throws -> Void) throws {
@@ -38,9 +39,12 @@ struct GlobalOptions: ParsableArguments {
                 error.message += " (\(Interrupts.name(of: signal)) received)"
             }
             if json { try? Output.json(ErrorJSON(error)) }
-            Output.error(verbose ? error.detailedDescription : error.description)
-            if !verbose, error.recovery != nil || !error.details.isEmpty {
-                Output.error("(run with --verbose for details)")
+            // What went wrong, then what to do (one line); the code, causes and every detail
+            // with --verbose.
+            if verbose {
+                Output.error(error.detailedDescription)
+            } else {
+                Output.error(error.description + (error.recovery.map { "\n  what to do: \($0)" } ?? ""))
             }
             throw ExitCode(ExitCodes.code(for: error))
         } catch {
