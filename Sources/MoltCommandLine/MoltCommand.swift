@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Molt
 
 /// `molt`: the command-line tool, with the policies and transformers its build registered.
@@ -37,6 +38,13 @@ struct MoltCommand: ParsableCommand {
             CheckModel.self, CheckMapping.self, StampMapping.self, ConvertMapping.self, ExtractModel.self,
         ]
     )
+
+    /// `molt` alone: the help, on standard error, and the usage exit code (a script that
+    /// forgot its subcommand fails instead of passing).
+    func run() throws {
+        FileHandle.standardError.write(Data((Self.helpMessage() + "\n").utf8))
+        throw ExitCode(ExitCodes.usage)
+    }
 
     private static func list(_ names: [String]) -> String {
         names.isEmpty ? "none" : names.joined(separator: ", ")

@@ -234,12 +234,21 @@ struct CLITests {
     func errorLines() throws {
         let plain = try Tool.run(["inspect", "/nonexistent/store.sqlite"])
         #expect(
-            plain.stderr == "molt: error: /nonexistent/store.sqlite: no such file or folder\n  what to do: Check the path.\n",
+            plain.stderr
+                == "molt: error: /nonexistent/store.sqlite: no such file or folder\n  what to do: Check the path.\n",
             "\(plain.stderr)")
         #expect(!plain.stderr.contains("--verbose"))
         let run = try Tool.run(["inspect", "/nonexistent/store.sqlite", "--verbose"])
         #expect(run.stderr.contains("code: 260 (NSFileReadNoSuchFileError)"))
         #expect(run.stderr.contains("what to do: Check the path."))
+    }
+
+    @Test("molt alone prints the help on standard error and exits 64")
+    func noSubcommand() throws {
+        let run = try Tool.run([])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("SUBCOMMANDS:"), "\(run.stderr)")
     }
 
     @Test("--help lists the subcommands and the exit codes")

@@ -116,4 +116,21 @@ struct InferCommandTests {
         #expect(both.stderr.contains("--each-version"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("x.xml").path))
     }
+
+    @Test("-o does not replace an existing file (73) unless --force")
+    func outputIsNotReplaced() throws {
+        let target = folder.path("edited.xml")
+        try "<!-- edited by hand -->".write(to: target, atomically: true, encoding: .utf8)
+        let arguments = [
+            "infer", "--from", bundle.path, "--from-version", "Notes", "--to", bundle.path, "--to-version", "Notes 2",
+            "-o", target.path,
+        ]
+        let refused = try Tool.run(arguments)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(target.path): the file exists"), "\(refused.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "<!-- edited by hand -->")
+        let forced = try Tool.run(arguments + ["--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8).contains("<mapping-model"))
+    }
 }

@@ -16,8 +16,11 @@ struct Infer: ParsableCommand {
 
     @OptionGroup var models: ModelPairOptions
 
-    @Option(name: .shortAndLong, help: "Write the inferred mapping file here.")
+    @Option(name: .shortAndLong, help: "Write the inferred mapping file here (an existing file only with --force).")
     var output: String?
+
+    @Flag(help: "Replace the --output file if it exists.")
+    var force = false
 
     @Flag(name: .customLong("each-version"), help: "Infer every pair of consecutive versions of the --from bundle.")
     var eachVersion = false
@@ -33,6 +36,15 @@ struct Infer: ParsableCommand {
         }
     }
 
+    /// Refuses to replace an existing file (perhaps edited by hand) unless --force says so.
+    private func requireWritableOutput() throws {
+        guard let output, !force, FileManager.default.fileExists(atPath: output) else { return }
+        throw MoltError(
+            .fileWriteFileExists, "the file exists; infer does not replace a mapping file unless told to",
+            location: SourceLocation(file: output),
+            recovery: "Give another --output path, or --force to replace the file.")
+    }
+
     func run() throws {
         _ = global.bootstrap()
         var impossible = false
@@ -41,6 +53,7 @@ struct Infer: ParsableCommand {
                 impossible = try summarize()
                 return
             }
+            try requireWritableOutput()
             let source = try sourceModel()
             let destination = try ModelPairOptions.model(
                 models.to, version: models.toVersion, side: "destination", useCurrent: true)
