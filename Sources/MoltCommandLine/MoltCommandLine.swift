@@ -24,7 +24,17 @@ public enum MoltCommandLine {
     ) -> Never {
         PolicyRegistry.register(policies)
         ValueTransformerRegistry.register(transformers)
-        MoltCommand.main(arguments)
+        let given = arguments ?? Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try MoltCommand.parseAsRoot(given)
+            try command.run()
+        } catch {
+            // A usage error under --json is JSON too (the other errors are, by each command).
+            if given.contains("--json"), MoltCommand.exitCode(for: error).rawValue == ExitCodes.usage {
+                try? Output.json(ErrorJSON(usage: MoltCommand.message(for: error)))
+            }
+            MoltCommand.exit(withError: error)
+        }
         exit(0)
     }
 }

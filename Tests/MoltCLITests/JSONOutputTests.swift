@@ -110,4 +110,30 @@ struct JSONOutputTests {
         #expect(error["code"] as? Int == 134130 && error["codeName"] as? String == "NSMigrationMissingSourceModelError")
         #expect(error["exitCode"] as? Int == 3 && (error["message"] as? String)?.isEmpty == false)
     }
+
+    @Test(
+        "with --json, every command's error is a JSON object on standard output, usage errors too",
+        arguments: [
+            (["inspect", "/nonexistent/Store.sqlite"], 66, "NSFileReadNoSuchFileError"),
+            (
+                ["dump", "/nonexistent/Store.sqlite", "--model", "/nonexistent/Model.xcdatamodeld"], 66,
+                "NSFileReadNoSuchFileError"
+            ),
+            (["hash", "/nonexistent/Model.xcdatamodeld"], 66, "NSFileReadNoSuchFileError"),
+            (
+                [
+                    "verify", "/nonexistent/fixtures", "--models", "/nonexistent/Model.xcdatamodeld", "--mappings",
+                    "/nonexistent",
+                ], 66, "NSFileReadNoSuchFileError"
+            ),
+            (["migrate", "Store.sqlite", "--no-such-option"], 64, "EX_USAGE"),
+            (["inspect"], 64, "EX_USAGE"),
+        ] as [([String], Int, String)])
+    func errorsOfEveryCommand(arguments: [String], exitCode: Int, codeName: String) throws {
+        let report = try json(arguments, status: Int32(exitCode))
+        let error = try #require(report["error"] as? [String: Any], "\(report)")
+        #expect(error["codeName"] as? String == codeName, "\(error)")
+        #expect(error["exitCode"] as? Int == exitCode)
+        #expect((error["message"] as? String)?.isEmpty == false)
+    }
 }

@@ -35,7 +35,7 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             // One read transaction: the dump is one committed version of the store, even while
             // a migration commits.
             let url = URL(fileURLWithPath: store)

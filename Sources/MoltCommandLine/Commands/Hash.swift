@@ -29,7 +29,7 @@ struct Hash: ParsableCommand {
 
     func run() throws {
         _ = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let models =
                 allVersions
                 ? try ModelArguments.allModels(model) : [try ModelArguments.model(model, version: modelVersion)]

@@ -27,7 +27,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         let logger = global.bootstrap()
         var incompatible = false
-        try global.run {
+        try global.run(json: json) {
             let url = URL(fileURLWithPath: store)
             // One read transaction: everything reported is one committed version of the store.
             let opened = try SQLiteStore(at: url, readOnly: true, snapshot: true, logger: logger)

@@ -56,7 +56,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let inputs = try source.read(logger: logger)
             let to = source.to
             let destination = to ?? inputs.versions.currentVersionName ?? inputs.versions.schemas.last?.name ?? "?"

@@ -20,6 +20,15 @@ struct ErrorJSON: Encodable {
 
     let error: Body
 
+    /// A usage error (a bad option, a missing argument): `code` 64 and `codeName` `EX_USAGE`,
+    /// sysexits' name, since Core Data has none for it.
+    init(usage message: String) {
+        error = Body(
+            code: Int(ExitCodes.usage), codeName: "EX_USAGE", message: message, file: nil, line: nil, column: nil,
+            entity: nil, property: nil, recovery: "Run the command with --help to see its arguments.", details: [],
+            exitCode: ExitCodes.usage)
+    }
+
     init(_ error: MoltError) {
         self.error = Body(
             code: error.code.rawValue, codeName: error.code.name, message: error.message,
