@@ -243,6 +243,15 @@ struct CLITests {
         #expect(run.stderr.contains("what to do: Check the path."))
     }
 
+    @Test("a store given where a model belongs is named as a store (65), not read as broken XML")
+    func storeAsModel() throws {
+        let store = Fixtures.package("MappingModels/Examples/Blog.sqlite").path
+        let run = try Tool.run(["hash", store])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("\(store): this is an SQLite store, not a Core Data model"), "\(run.stderr)")
+        #expect(run.stderr.contains("what to do: Give the model"), "\(run.stderr)")
+    }
+
     @Test("molt alone prints the help on standard error and exits 64")
     func noSubcommand() throws {
         let run = try Tool.run([])

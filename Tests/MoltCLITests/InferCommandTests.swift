@@ -108,8 +108,9 @@ struct InferCommandTests {
     @Test("a bundle source needs --from-version, and -o does not go with --each-version")
     func usage() throws {
         let noVersion = try Tool.run(["infer", "--from", bundle.path, "--to", bundle.path])
-        #expect(noVersion.status == 66)
+        #expect(noVersion.status == 64, "a usage mistake: \(noVersion.stderr)")
         #expect(noVersion.stderr.contains("name the version to infer from with --from-version"))
+        #expect(noVersion.stderr.contains("versions: Notes, Notes 2"), "\(noVersion.stderr)")
         let both = try Tool.run(
             ["infer", "--from", bundle.path, "--to", bundle.path, "--each-version", "-o", "x.xml"], in: folder.url)
         #expect(both.status == 64)

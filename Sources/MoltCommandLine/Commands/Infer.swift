@@ -34,6 +34,15 @@ struct Infer: ParsableCommand {
         if eachVersion, output != nil {
             throw ValidationError("--output writes one mapping; --each-version infers many and writes none")
         }
+        // A bundle has no default source version (inference runs from an older version to a
+        // newer one): a usage mistake, told before anything runs.
+        if !eachVersion, models.fromVersion == nil,
+            case .bundle(let bundle)? = try? ModelArguments.source(models.from)
+        {
+            throw ValidationError(
+                "--from names a bundle: name the version to infer from with --from-version (versions: \(bundle.versions.map(\.name).joined(separator: ", "))), or use --each-version"
+            )
+        }
     }
 
     /// Refuses to replace an existing file (perhaps edited by hand) unless --force says so.

@@ -53,7 +53,9 @@ struct VerifyReport: Encodable {
         lines.append("")
         lines.append(
             passed
-                ? "All \(results.count) stores upgrade to \(destination) and pass (\(timing))."
+                ? (results.count == 1
+                    ? "The store upgrades to \(destination) and passes (\(timing))."
+                    : "All \(results.count) stores upgrade to \(destination) and pass (\(timing)).")
                 : "\(failed) of \(results.count) stores failed (\(timing)).")
         return lines
     }

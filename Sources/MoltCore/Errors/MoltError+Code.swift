@@ -137,7 +137,8 @@ extension MoltError {
             134170: "NSEntityMigrationPolicyError",
             134180: "NSSQLiteError",
             134190: "NSInferredMappingModelError",
-            134530: "store newer than the destination model",
+            // Molt's own code (Core Data has none for it): a name of the same form.
+            134530: "MoltStoreNewerThanDestinationError",
             133021: "NSManagedObjectConstraintMergeError",
             1550: "NSManagedObjectValidationError",
             1560: "NSValidationMultipleErrorsError",

@@ -40,6 +40,7 @@ public struct ModelLoader {
             throw FileErrors.missing(url.path)
         }
         if !isFolder.boolValue {
+            try Self.refuseStore(at: url)
             return .model(try XcodeModelReader().read(contentsOf: url, name: Self.versionName(forContents: url)))
         }
         if url.pathExtension == "xcdatamodeld"
@@ -58,6 +59,20 @@ public struct ModelLoader {
         throw MoltError(
             .fileReadCorruptFile, "this folder is not a Core Data model (.xcdatamodeld or .xcdatamodel)",
             location: SourceLocation(file: url.path))
+    }
+
+    /// A SQLite file (a store) given where a model belongs is named as such, rather than read
+    /// as XML that does not start with a tag.
+    static func refuseStore(at url: URL) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), head == Data("SQLite format 3\0".utf8) else { return }
+        throw MoltError(
+            .fileReadCorruptFile, "this is an SQLite store, not a Core Data model",
+            location: SourceLocation(file: url.path),
+            recovery:
+                "Give the model: the app's .xcdatamodeld bundle, one of its .xcdatamodel versions, or a model written by `molt extract-model` from the store."
+        )
     }
 
     /// Reads a version folder (`.xcdatamodel`).
