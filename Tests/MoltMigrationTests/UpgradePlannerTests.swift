@@ -329,7 +329,8 @@ struct UpgradePlannerTests {
     func newerThanDestination() throws {
         let error = planError { try planner([], order: order).plan(from: "V3", to: "V2") }
         #expect(error?.code == .storeNewerThanDestination)
-        #expect(error?.code.name == "MoltStoreNewerThanDestinationError", "a constant's name, as JSON's codeName gives it")
+        #expect(
+            error?.code.name == "MoltStoreNewerThanDestinationError", "a constant's name, as JSON's codeName gives it")
         #expect(error?.message == "the store is at V3, which comes after V2; Molt never migrates backwards")
         // The mapping files alone say it too.
         let file = try UpgradeFixtures.file(UpgradeFixtures.twoToThree(), named: "2-3.xml")
