@@ -42,6 +42,14 @@ public final class SQLiteConnection {
     /// The handler ``trace(_:)`` installed, kept alive while SQLite may call it.
     var traceHandler: SQLTraceBox?
 
+    /// The logger of a connection opened without one: notices and above (as the library's
+    /// other defaults, `LibraryLogger`), so statements are traced only when asked for.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "molt.sqlite")
+        logger.logLevel = .notice
+        return logger
+    }
+
     // MARK: Opening
 
     /// Opens the database at `path`.
@@ -50,7 +58,7 @@ public final class SQLiteConnection {
     public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5_000, logger: Logger? = nil) throws {
         self.path = path
         self.mode = mode
-        self.logger = logger ?? Logger(label: "molt.sqlite")
+        self.logger = logger ?? Self.quietLogger
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var name = path
         switch mode {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MoltCore
 import MoltMapping
 import MoltMigration
@@ -16,6 +17,15 @@ struct RunContextTests {
 
     static func dump(_ url: URL, _ model: ObjectModel) throws -> String {
         try ObjectsJSONExporter().exportString(ObjectStore(store: SQLiteStore(at: url), model: model))
+    }
+
+    @Test("a context made without a logger logs notices and above only; one given keeps its level")
+    func quietByDefault() throws {
+        #expect(RunContext().logger.logLevel == .notice)
+        #expect(LibraryLogger.make("molt.anything").logLevel == .notice)
+        var chatty = Logger(label: "test")
+        chatty.logLevel = .info
+        #expect(RunContext(logger: chatty).logger.logLevel == .info)
     }
 
     @Test("a context stopped before the run starts stops it at once; the store is untouched")

@@ -71,7 +71,7 @@ package final class MigrationLock: @unchecked Sendable {
     /// seconds while another run holds it. Fails with Core Data's 134090 (transient) naming the
     /// process that holds it, when it is still held after the wait.
     package static func acquire(
-        store url: URL, wait: TimeInterval = 0, logger: Logger = Logger(label: "molt.lock"),
+        store url: URL, wait: TimeInterval = 0, logger: Logger = LibraryLogger.make("molt.lock"),
         onWait: ((Int32?) -> Void)? = nil
     ) throws -> MigrationLock {
         let store = try StoreLocation(url).url

@@ -34,7 +34,7 @@ package enum StoreRecovery {
     @discardableResult
     package static func recover(at url: URL, logger: Logger? = nil, wait: TimeInterval = 0) throws -> Outcome {
         let lock = try MigrationLock.acquire(
-            store: url, wait: wait, logger: logger ?? Logger(label: "molt.recovery"))
+            store: url, wait: wait, logger: logger ?? LibraryLogger.make("molt.recovery"))
         defer { lock.release() }
         return try recover(locked: lock, logger: logger)
     }
@@ -88,7 +88,7 @@ package enum StoreRecovery {
         removeColdJournal(files, logger: logger)
         checkpointLeftoverLog(files, logger: logger)
         if outcome != .nothingToDo {
-            (logger ?? Logger(label: "molt.recovery")).notice(
+            (logger ?? LibraryLogger.make("molt.recovery")).notice(
                 "recovered an interrupted migration",
                 metadata: ["molt.store": "\(url.path)", "molt.outcome": "\(outcome)"])
         }

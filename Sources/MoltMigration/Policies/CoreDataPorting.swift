@@ -2,7 +2,7 @@ public import Foundation
 internal import MoltCore
 public import MoltMapping
 public import MoltModel
-public import MoltStore
+internal import MoltStore
 
 /// Core Data's own spellings of what policies call, so a port reads like the original:
 /// object-returning `sourceInstances` and `destinationInstances`, an `associate` that does not

@@ -1,4 +1,4 @@
-public import MoltStore
+internal import MoltStore
 
 /// The source store, as a policy queries it: Core Data's `manager.sourceContext`. The source
 /// store is only read.

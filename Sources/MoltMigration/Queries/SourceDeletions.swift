@@ -1,6 +1,6 @@
 internal import MoltCore
 internal import MoltModel
-public import MoltStore
+internal import MoltStore
 
 /// Deleting source objects from a policy (`manager.sourceContext.delete(object)` in Core
 /// Data): a port of a policy that drops duplicates in `begin`, ahead of a uniqueness

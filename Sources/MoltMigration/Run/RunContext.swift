@@ -1,5 +1,6 @@
 internal import Foundation
 public import Logging
+public import MoltCore
 
 /// One run of a migration: how it logs, where its progress goes, and how it is stopped. It is
 /// made once by whoever starts the run and handed to every part the run is made of (an
@@ -22,7 +23,7 @@ public final class RunContext: @unchecked Sendable {
     private let locks: HeldLocks
 
     public init(
-        logger: Logger = Logger(label: "molt.migration"), progress: (@Sendable (MigrationProgress) -> Void)? = nil
+        logger: Logger = LibraryLogger.make("molt.migration"), progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) {
         self.logger = logger
         self.progress = progress

@@ -52,7 +52,7 @@ extension UpgradeMappingFile {
     /// the planner decides whether the upgrade needs it. A folder that cannot be listed
     /// still throws.
     public static func readFolderKeepingUnreadable(
-        _ folder: URL, logger: Logger = Logger(label: "molt.upgrade")
+        _ folder: URL, logger: Logger = LibraryLogger.make("molt.upgrade")
     ) throws -> (files: [UpgradeMappingFile], unreadable: [UnreadableMappingFile]) {
         var unreadable: [UnreadableMappingFile] = []
         let files = try readFolder(folder, logger: logger) { url, error in

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+public import MoltCore
 
 /// What an upgrade is given, read from where a team keeps it: the model versions (a
 /// `.xcdatamodeld` bundle or a folder of `.xcdatamodel` versions) and a folder of mapping files
@@ -24,7 +25,7 @@ public struct UpgradeInputs: Sendable {
     /// Reads the versions and the folder. `orderByName` applies only when the folder has no
     /// `versions.txt` (a notice is logged when both are there).
     public init(
-        models: URL, mappings: URL, orderByName: Bool = false, logger: Logger = Logger(label: "molt.upgrade")
+        models: URL, mappings: URL, orderByName: Bool = false, logger: Logger = LibraryLogger.make("molt.upgrade")
     ) throws {
         let orderFile = mappings.appendingPathComponent(VersionOrder.fileName)
         let hasOrderFile = FileManager.default.fileExists(atPath: orderFile.path)

@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-internal import MoltCore
+public import MoltCore
 public import MoltMapping
 
 /// A mapping file an upgrade may use: the mapping read from it and where it came from.
@@ -44,7 +44,7 @@ public struct UpgradeMappingFile: Sendable, Hashable, CustomStringConvertible {
     /// and line). An XML file whose root element is not `<mapping-model>` is not a mapping
     /// file: it is skipped, with a log line.
     public static func readFolder(
-        _ folder: URL, logger: Logger = Logger(label: "molt.upgrade")
+        _ folder: URL, logger: Logger = LibraryLogger.make("molt.upgrade")
     ) throws
         -> [UpgradeMappingFile]
     {
