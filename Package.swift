@@ -206,6 +206,7 @@ let package = Package(
             name: "MoltMigrationTests",
             dependencies: [
                 "MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -84,6 +84,8 @@ struct ExpressionParserTests {
             ("", 0, "ends too early"), ("a ==", 4, "ends too early"), ("(a == 1", 7, "expected \")\""),
             ("a == 1)", 6, "unexpected \")\" after"), ("'open", 0, "not closed"), ("a & b", 2, "unexpected character"),
             ("foo(1)", 0, "unknown function \"foo\""), ("length(a, b)", 0, "takes 1 argument"),
+            ("jion(a, ',')", 0, "unknown function \"jion\"; did you mean \"join\"?"),
+            ("nope(1)", 0, "TERNARY, FUNCTION, CAST)"),
             ("FUNCTION($manager, 'a:b:', 1)", 19, "takes 2 arguments, but 1 is given"),
             ("FUNCTION($manager)", 0, "FUNCTION takes a target"), ("TERNARY(a, b)", 0, "TERNARY takes"),
             ("CAST(a, 'NSColor')", 0, "CAST takes"), ("SUBQUERY(x, $y, $y == 1)", 0, "SUBQUERY is not supported"),

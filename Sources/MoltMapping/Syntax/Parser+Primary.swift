@@ -160,8 +160,12 @@ extension Parser {
             _ = advance()
             if isSymbol(":") { _ = advance() }
             guard let function = BuiltinFunction(named: name) else {
-                let known = BuiltinFunction.allCases.map(\.rawValue).joined(separator: ", ")
-                throw SyntaxError("unknown function \"\(name)\" (built-in functions: \(known))", offset: token.offset)
+                // The forms the parser reads itself are functions to a writer too.
+                let forms = ["TERNARY", "FUNCTION", "CAST"]
+                let known = (BuiltinFunction.allCases.map(\.rawValue) + forms).joined(separator: ", ")
+                let hint = Suggestions.didYouMean(name, in: BuiltinFunction.allCases.map(\.rawValue) + forms)
+                throw SyntaxError(
+                    "unknown function \"\(name)\"\(hint) (built-in functions: \(known))", offset: token.offset)
             }
             let arguments = try argumentList(after: name)
             guard function.arity.contains(arguments.count) else {

@@ -1,6 +1,5 @@
 internal import Foundation
 public import Logging
-public import MoltCore
 
 /// One run of a migration: how it logs, where its progress goes, and how it is stopped. It is
 /// made once by whoever starts the run and handed to every part the run is made of (an

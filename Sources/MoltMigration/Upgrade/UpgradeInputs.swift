@@ -1,6 +1,5 @@
 public import Foundation
 public import Logging
-public import MoltCore
 
 /// What an upgrade is given, read from where a team keeps it: the model versions (a
 /// `.xcdatamodeld` bundle or a folder of `.xcdatamodel` versions) and a folder of mapping files

@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-public import MoltCore
+internal import MoltCore
 public import MoltMapping
 
 /// A mapping file an upgrade may use: the mapping read from it and where it came from.
