@@ -252,6 +252,16 @@ struct CLITests {
         #expect(run.stderr.contains("what to do: Give the model"), "\(run.stderr)")
     }
 
+    @Test("a folder given as the store is 65 in inspect as in migrate")
+    func folderAsStore() throws {
+        let inspect = try Tool.run(["inspect", folder.url.path])
+        #expect(inspect.status == 65, "\(inspect.stderr)")
+        #expect(inspect.stderr.contains("the store's path is not a file"), "\(inspect.stderr)")
+        let bundle = Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld").path
+        let migrate = try Tool.run(["migrate", folder.url.path, "--from", bundle, "--to", bundle])
+        #expect(migrate.status == 65, "\(migrate.stderr)")
+    }
+
     @Test("molt alone prints the help on standard error and exits 64")
     func noSubcommand() throws {
         let run = try Tool.run([])

@@ -179,6 +179,19 @@ struct VerifyCommandTests {
         #expect(json.contains(#""code":134170,"kind":"migration""#), "\(json)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "each check removes its copy")
     }
+
+    @Test("--to naming no version is 66, as in every other command, listing the versions")
+    func unknownDestination() throws {
+        let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
+        let run = try Tool.run([
+            "verify", store.deletingLastPathComponent().path, "--models",
+            Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld").path, "--mappings",
+            Fixtures.package("MappingModels/Blog").path, "--to", "Nope",
+        ])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("there is no model version \"Nope\""), "\(run.stderr)")
+        #expect(run.stderr.contains("Versions: Blog, Blog 2."), "\(run.stderr)")
+    }
 }
 
 /// Whether a text is well-formed XML, read with Foundation's parser.

@@ -29,9 +29,9 @@ struct Verify: ParsableCommand {
             writes JUnit XML, one test case per store, as CI systems read it.
 
             Exit codes: 0 every store passed; 1 a store failed (the others are still checked); \
-            3 a seed in a folder named after no version, or --to naming none; 64 bad usage; 65 \
-            models or mapping files that cannot be read; 66 a path given does not exist, or \
-            holds no store or seed.
+            3 a seed in a folder named after no version; 64 bad usage; 65 models or mapping files \
+            that cannot be read; 66 a path given does not exist, holds no store or seed, or --to \
+            names no version.
             """)
 
     @Argument(help: "Folders (searched recursively) or files of stores and seeds.")
@@ -61,8 +61,10 @@ struct Verify: ParsableCommand {
             let to = source.to
             let destination = to ?? inputs.versions.currentVersionName ?? inputs.versions.schemas.last?.name ?? "?"
             if let to, inputs.versions.schema(named: to) == nil {
+                // An unknown version is a missing input, as in every other command (66).
                 throw MoltError(
-                    .missingSourceModel, "there is no model version \"\(to)\"",
+                    .fileReadNoSuchFile, "there is no model version \"\(to)\"",
+                    location: SourceLocation(file: source.models),
                     recovery: "Versions: \(inputs.versions.allNames.joined(separator: ", ")).")
             }
             let fixtures = try VerifyFixture.find(in: paths, versions: inputs.versions)

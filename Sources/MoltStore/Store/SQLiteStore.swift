@@ -156,6 +156,15 @@ public final class SQLiteStore {
     /// a file that is not a database at all.
     /// (Read through ``DatabaseFileAccess``: this process may hold SQLite's locks on the file.)
     static func checkIsSQLiteFile(at url: URL) throws {
+        // A folder is not a store, whichever command is given one (the same error and exit
+        // code as `migrate` gives).
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw MoltError(
+                .persistentStoreInvalidType, "the store's path is not a file (it is a folder)",
+                location: SourceLocation(file: url.path),
+                recovery: "Give the store file inside it (often *.sqlite or default.store).")
+        }
         let header: Data
         do {
             header = Data(try DatabaseFileAccess.read(url.path, count: 16))
