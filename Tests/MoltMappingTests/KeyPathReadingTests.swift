@@ -59,7 +59,7 @@ struct KeyPathReadingTests {
         let (url, model) = try Self.makeStore(in: folder)
         let store = try ObjectStore.open(at: url, models: .model(model))
         let markers = try Self.tagToManyMarkers(store)
-        let traced = LockedList()
+        let traced = Collected()
         store.store.connection.trace { traced.append($0) }
 
         let names = try ExpressionCompiler.compile("$source.tags.name")
@@ -127,23 +127,5 @@ struct KeyPathReadingTests {
                 #expect(partial == object)
             }
         }
-    }
-}
-
-/// Strings appended from a callback.
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-
-    func append(_ item: String) {
-        lock.lock()
-        stored.append(item)
-        lock.unlock()
-    }
-
-    var items: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }

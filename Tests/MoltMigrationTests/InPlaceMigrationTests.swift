@@ -269,24 +269,6 @@ struct InPlaceMigrationTests {
     }
 }
 
-/// Strings gathered from callbacks on any thread.
-final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-
-    func append(_ item: String) {
-        lock.lock()
-        stored.append(item)
-        lock.unlock()
-    }
-
-    var items: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-}
-
 /// Lets a progress callback reach the migration it reports on.
 final class MigrationHolder: @unchecked Sendable {
     var migration: LightweightMigration?

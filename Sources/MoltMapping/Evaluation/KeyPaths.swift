@@ -6,7 +6,7 @@ import MoltCore
 enum KeyPaths {
     /// Whether a key is NSPredicate's `SELF` (a reserved word, in any case).
     static func isSelf(_ key: String) -> Bool {
-        key.count == 4 && key.uppercased() == "SELF"
+        key.utf8.count == 4 && key.uppercased() == "SELF"
     }
 
     static func step(

@@ -20,14 +20,14 @@ extension MigrationManager {
     /// Deletes `ids` and what their Cascade relationships hold; returns every object deleted.
     @discardableResult
     func deleteSourceObjects(_ ids: [ObjectID]) throws -> [ObjectID] {
-        var gone = resolver.deletedSources
+        var doomed = resolver.deletedSources
         var found: [(id: ObjectID, object: StoredObject)] = []
         var pending = ids
         var next = 0
         while next < pending.count {
             let id = pending[next]
             next += 1
-            guard !gone.contains(id), !found.contains(where: { $0.id == id }) else { continue }
+            guard doomed.insert(id).inserted else { continue }
             guard let stored = try source.object(id) else {
                 throw MoltError(.sourceStore, "the source object \(id) does not exist", entity: id.entity)
             }
@@ -37,23 +37,19 @@ extension MigrationManager {
                 pending += stored.relationships[link.relationship.name]?.objectIDs ?? []
             }
         }
-        let doomed = gone.union(found.map(\.id))
         for (id, stored) in found {
             for link in try source.layout.requireEntity(id.entity).relationships
             where link.relationship.deleteRule == .deny {
                 let staying = (stored.relationships[link.relationship.name]?.objectIDs ?? []).filter {
                     !doomed.contains($0)
                 }
-                guard let first = staying.first else { continue }
-                throw MoltError(
-                    .validationRelationshipDeniedDelete,
-                    "the source object \(id) cannot be deleted: its relationship \"\(link.relationship.name)\" has the delete rule Deny and still holds \(staying.count == 1 ? "an object" : "\(staying.count) objects") (\(first))",
-                    entity: id.entity, property: link.relationship.name,
-                    recovery: "Delete the related source objects first, or delete them together.")
+                guard !staying.isEmpty else { continue }
+                throw ObjectWriter.deniedDelete(
+                    "the source object \(id)", entity: id.entity, relationship: link.relationship.name,
+                    staying: staying, recovery: "Delete the related source objects first, or delete them together.")
             }
         }
-        gone = doomed
-        resolver.deletedSources = gone
+        resolver.deletedSources = doomed
         relateBatch = nil  // what was read ahead may hold them
         return found.map(\.id)
     }

@@ -1,4 +1,4 @@
-internal import MoltCore
+package import MoltCore
 internal import MoltModel
 internal import MoltSQLite
 
@@ -46,11 +46,9 @@ extension ObjectWriter {
                 let staying = (stored.relationships[link.relationship.name]?.objectIDs ?? []).filter {
                     !doomed.contains($0)
                 }
-                guard let first = staying.first else { continue }
-                throw MoltError(
-                    .validationRelationshipDeniedDelete,
-                    "\(id) cannot be deleted: its relationship \"\(link.relationship.name)\" has the delete rule Deny and still holds \(staying.count == 1 ? "an object" : "\(staying.count) objects") (\(first))",
-                    entity: id.entity, property: link.relationship.name,
+                guard !staying.isEmpty else { continue }
+                throw Self.deniedDelete(
+                    "\(id)", entity: id.entity, relationship: link.relationship.name, staying: staying,
                     recovery: "Delete or move the related objects first, or delete them together.")
             }
         }
@@ -97,5 +95,16 @@ extension ObjectWriter {
                 try run("DELETE FROM \(SQL.identifier(table)) WHERE \(SQL.identifier(other)) = ?", [key])
             }
         }
+    }
+
+    /// Core Data's 1600 for `object` (as named in the message, of `entity`), whose Deny
+    /// relationship still holds `staying` (not empty).
+    package static func deniedDelete(
+        _ object: String, entity: String, relationship: String, staying: [ObjectID], recovery: String
+    ) -> MoltError {
+        MoltError(
+            .validationRelationshipDeniedDelete,
+            "\(object) cannot be deleted: its relationship \"\(relationship)\" has the delete rule Deny and still holds \(staying.count == 1 ? "an object" : "\(staying.count) objects") (\(staying[0]))",
+            entity: entity, property: relationship, recovery: recovery)
     }
 }
