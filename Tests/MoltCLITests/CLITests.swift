@@ -119,6 +119,10 @@ struct CLITests {
             (["inspect", "NOT_A_STORE"], 65, "not an SQLite database"),
             (["create", "EXISTS", "--model", "BUNDLE"], 73, "already exists"),
             (["create", "new.sqlite", "--model", "BUNDLE", "--seed", "BAD_SEED"], 65, "BAD_SEED:1"),
+            (
+                ["create", "new.sqlite", "--model", "BUNDLE", "--model-version", "Blog", "--seed", "TWINS_SEED"], 65,
+                "TWINS_SEED:3: Author.identifier: object \"b\" has the same value of the uniqueness constraint (identifier) as object \"a\" (line 2)"
+            ),
             (["hash", "BAD_MODEL"], 65, "unknown attribute type \"Colour\""),
             (
                 ["create", "new.sqlite", "--model", "BROKEN_MODEL"], 65,
@@ -131,6 +135,12 @@ struct CLITests {
         let notAStore = try folder.write("hello", to: "not-a-store.sqlite")
         let exists = try folder.write("keep me", to: "exists.sqlite")
         let badSeed = try folder.write("{\"entities\": {\"Nope\": []}}", to: "bad.json")
+        let twinsSeed = try folder.write(
+            """
+            {"entities": {"Author": [
+              {"@id": "a", "name": "A", "identifier": "00000000-0000-0000-0000-000000000001"},
+              {"@id": "b", "name": "B", "identifier": "00000000-0000-0000-0000-000000000001"}]}}
+            """, to: "twins.json")
         let badModel = try folder.write(
             ModelXML.document("<entity name=\"E\"><attribute name=\"c\" attributeType=\"Colour\"/></entity>"),
             to: "Bad.xcdatamodel/contents")
@@ -143,6 +153,7 @@ struct CLITests {
         let substitutions = [
             "BROKEN_MODEL": brokenModel.path,
             "NOT_A_STORE": notAStore.path, "EXISTS": exists.path, "BUNDLE": bundle, "BAD_SEED": badSeed.path,
+            "TWINS_SEED": twinsSeed.path,
             "BAD_MODEL": badModel.path,
         ]
         let run = try Tool.run(arguments.map { substitutions[$0] ?? $0 }, in: folder.url)

@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltSQLite
 import MoltTestSupport
 import Testing
 
@@ -178,6 +179,43 @@ struct VerifyCommandTests {
         let json = String(decoding: try encoder.encode(report), as: UTF8.self)
         #expect(json.contains(#""code":134170,"kind":"migration""#), "\(json)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "each check removes its copy")
+    }
+
+    @Test("a seed or a store breaking its own version's rules fails as the fixture's fault, naming the object")
+    func fixtureBreaksItsOwnRules() throws {
+        let root = folder.path("fixtures")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Blog"), withIntermediateDirectories: true)
+        try Data(
+            """
+            {"entities": {"Author": [
+              {"@id": "ann", "name": "Ann", "identifier": "00000000-0000-0000-0000-000000000001"},
+              {"@id": "bob", "name": "Bob", "identifier": "00000000-0000-0000-0000-000000000001"}
+            ]}}
+            """.utf8
+        ).write(to: root.appendingPathComponent("Blog/twins.json"))
+        let store = root.appendingPathComponent("broken.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.package("MappingModels/Examples/Blog.sqlite"), to: store)
+        let connection = try SQLiteConnection(path: store.path, mode: .readWrite)
+        try connection.run(#"UPDATE "ZAUTHOR" SET "ZNAME" = NULL WHERE "Z_PK" = 2"#)
+        connection.close()
+
+        let run = try Tool.run(["verify", root.path, "--models", bundle, "--mappings", mappings, "--json"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: results.map { (($0["name"] as? String) ?? "", $0) })
+        let twins = try #require(byName[root.path + "/Blog/twins.json"]?["failure"] as? [String: Any])
+        #expect(twins["kind"] as? String == "fixture" && twins["code"] as? Int == 133021, "\(twins)")
+        #expect(
+            (twins["message"] as? String)?.contains(
+                "Blog/twins.json:3: Author.identifier: object \"bob\" has the same value of the uniqueness constraint (identifier) as object \"ann\" (line 2)"
+            ) == true, "\(twins)")
+        let broken = try #require(byName[root.path + "/broken.sqlite"]?["failure"] as? [String: Any])
+        #expect(broken["kind"] as? String == "fixture" && broken["code"] as? Int == 1570, "\(broken)")
+        #expect(
+            (broken["message"] as? String)?.contains(
+                "the fixture's objects (at Blog, before any upgrade) do not pass validation: Author/2.name") == true,
+            "\(broken)")
     }
 
     @Test("--to naming no version is 66, as in every other command, listing the versions")

@@ -221,8 +221,8 @@ struct MultiplePassesTests {
         #expect(error.code == .validationMultiple)
         #expect(
             error.details == [
-                "User/1.userId: 2 objects share these values of a uniqueness constraint (133021)",
-                "User/2.userId: 2 objects share these values of a uniqueness constraint (133021)",
+                "User/1.userId: 2 objects share these values of a uniqueness constraint (User/1, User/3) (133021)",
+                "User/2.userId: 2 objects share these values of a uniqueness constraint (User/2, User/5) (133021)",
             ])
     }
 

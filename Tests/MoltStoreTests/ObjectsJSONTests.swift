@@ -160,4 +160,62 @@ struct ObjectsJSONTests {
                 || error?.message.contains("the seed gives [\"t1\"]") == true, "\(String(describing: error))")
         #expect(error?.message.contains("check") == true)
     }
+
+    @Test("a seed breaking a uniqueness constraint is refused, naming both objects, before any store exists")
+    func duplicateUniqueValue() throws {
+        let error = try #require(
+            seedError(
+                """
+                {"entities": {"Author": [
+                  {"@id": "a1", "name": "Ann", "identifier": "00000000-0000-0000-0000-000000000001"},
+                  {"@id": "a2", "name": "Bob", "identifier": "00000000-0000-0000-0000-000000000001"}
+                ]}}
+                """))
+        #expect(error.code == .constraintConflict)
+        #expect(error.location?.file == "seed.json" && error.location?.line == 3, "the later object is blamed")
+        #expect(error.entity == "Author" && error.property == "identifier")
+        #expect(
+            error.message.contains(
+                "object \"a2\" has the same value of the uniqueness constraint (identifier) as object \"a1\" (line 2)"),
+            "\(error)")
+        #expect(error.recovery?.contains("Fix the seed") == true)
+    }
+
+    @Test(
+        "a seed breaking a value's rule is refused at the value's line, with Core Data's code",
+        arguments: [
+            (#"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001","# + "\n" + #" "name": ""}"#, 2, 1670, "name"),
+            (
+                #"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001", "name": "Ann","# + "\n" + #" "email": "nobody"}"#,
+                2, 1680, "email"
+            ),
+        ] as [(String, Int, Int, String)])
+    func brokenRule(author: String, line: Int, code: Int, property: String) throws {
+        let error = try #require(seedError("{\"entities\": {\"Author\": [\(author)]}}"))
+        #expect(error.code.rawValue == code, "\(error)")
+        #expect(error.location?.line == line, "\(error)")
+        #expect(error.property == property)
+        #expect(error.message.hasPrefix("object \"a\": \(property) "), "\(error)")
+    }
+
+    @Test("every broken rule is counted and listed; the first in file order is the message")
+    func severalBrokenRules() throws {
+        let error = try #require(
+            seedError(
+                """
+                {"entities": {"Author": [
+                  {"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001", "name": "Ann", "email": "x"},
+                  {"@id": "b", "identifier": "00000000-0000-0000-0000-000000000002", "name": ""}
+                ], "Tag": [{"name": "t"}, {"name": "t"}]}}
+                """))
+        #expect(error.location?.line == 2, "\(error)")
+        #expect(error.message.contains("object \"a\": email"), "\(error)")
+        #expect(error.message.contains("(and 2 more problems, listed with --verbose)"), "\(error)")
+        #expect(error.details.count == 3, "\(error.details)")
+        #expect(error.details.contains { $0.hasPrefix("line 3: Author: object \"b\": name ") }, "\(error.details)")
+        #expect(
+            error.details.contains {
+                $0.hasPrefix("line 4: Tag: object at line 4 has the same value of the uniqueness constraint (name)")
+            }, "\(error.details)")
+    }
 }

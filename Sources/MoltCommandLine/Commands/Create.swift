@@ -8,8 +8,11 @@ struct Create: ParsableCommand {
         discussion: """
             The store is written in Core Data's SQLite layout, with the model's version hashes \
             in its metadata. A seed file (Molt's JSON object format, the same that `molt dump \
-            --json` writes) fills it with objects. The store is built in a temporary file and \
-            appears at STORE only when complete; an existing STORE is never overwritten.
+            --json` writes) fills it with objects, checked against the model's rules as a \
+            migration's validation checks them (required values, counts, ranges, patterns, \
+            uniqueness constraints): a seed that breaks one is refused (exit 65), naming its \
+            line and the object's @id. The store is built in a temporary file and appears at \
+            STORE only when complete; an existing STORE is never overwritten.
             """)
 
     @Argument(help: "The store file to create.")

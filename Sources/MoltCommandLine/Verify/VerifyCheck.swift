@@ -26,7 +26,9 @@ struct VerifyCheck: Sendable {
             do {
                 try make(fixture, at: store, result: &result)
             } catch let error as MoltError {
-                result.failure = Self.failure(error, kind: error.code == .missingSourceModel ? .unknownVersion : .input)
+                let kind: VerifyResult.FailureKind =
+                    error.code == .missingSourceModel ? .unknownVersion : Self.isValidation(error) ? .fixture : .input
+                result.failure = Self.failure(error, kind: kind)
                 throw Stop()
             }
             try upgradeAndCheck(store, fixture: fixture, result: &result)
@@ -74,6 +76,7 @@ struct VerifyCheck: Sendable {
             if FileManager.default.fileExists(atPath: support.path) {
                 try FileManager.default.copyItem(at: support, to: CompanionFiles.supportFolder(of: store))
             }
+            try checkOwnRules(store, fixture: fixture)
         case .seed(let url, let version):
             guard let schema = inputs.versions.schema(named: version) else {
                 throw MoltError(
@@ -89,6 +92,24 @@ struct VerifyCheck: Sendable {
             _ = try ObjectStore.create(at: store, model: schema.model(preferring: version)) { writer in
                 _ = try ObjectsJSONImporter().importObjects(from: data, file: fixture.name, into: writer)
             }
+        }
+    }
+
+    /// Checks a store fixture against the rules of the version it is at (a seed's are checked
+    /// as it is read): a fixture that breaks them fails as the fixture's fault, not the
+    /// migration's. A store at no known version is left to the upgrade to report.
+    private func checkOwnRules(_ store: URL, fixture: VerifyFixture) throws {
+        let sqlite = try SQLiteStore(at: store, readOnly: true, logger: logger)
+        defer { sqlite.connection.close() }
+        guard let schema = inputs.versions.schema(matching: sqlite.metadata.entityVersionHashes) else { return }
+        let objects = try ObjectStore(store: sqlite, model: schema.model(preferring: nil))
+        var validation = StoreValidation(store: objects, batchSize: 500)
+        try validation.checkObjects(checkCancelled: {}, progress: { _, _ in })
+        if let error = validation.error(
+            recovery: "Fix the fixture: a store that breaks its own model's rules fails every migration's validation.",
+            objects: "the fixture's objects (at \(schema.name), before any upgrade)")
+        {
+            throw error
         }
     }
 
@@ -138,7 +159,7 @@ struct VerifyCheck: Sendable {
     private struct Stop: Error {}
 
     private static func isValidation(_ error: MoltError) -> Bool {
-        (1550...1680).contains(error.code.rawValue)
+        (1550...1680).contains(error.code.rawValue) || error.code == .constraintConflict
     }
 
     private static func failure(_ error: MoltError, kind: VerifyResult.FailureKind) -> VerifyResult.Failure {

@@ -7,6 +7,9 @@ struct VerifyResult: Sendable, Encodable {
     enum FailureKind: String, Sendable, Encodable {
         /// The store or seed could not be read or made into a store.
         case input
+        /// The store or seed breaks its own version's rules (a uniqueness constraint, a
+        /// required value, a count, a range): the fixture is wrong, not the migration.
+        case fixture
         /// No version given matches the store (Core Data's 134130).
         case unknownVersion
         /// The upgrade failed: a policy threw, a step had no mapping, a store newer than the

@@ -13,7 +13,11 @@ internal import MoltModel
 /// Objects are inserted in entity-name order, in file order within an entity; objects whose
 /// `@id` fixes their primary key go first, so the others' keys never collide with them. Then
 /// to-one relationships are set, then to-many ones (which also fix the order of ordered ones),
-/// and finally every relationship the file gives is read back and compared.
+/// then every relationship the file gives is read back and compared. Last, the objects are
+/// checked against the model's rules, as a migration's validate pass checks them (required
+/// values and relationships, counts, ranges, lengths, patterns, uniqueness constraints): a
+/// seed that breaks them is refused, naming the object, rather than making a store that
+/// only a later migration would find fault with.
 public struct ObjectsJSONImporter {
     public init() {}
 
@@ -27,11 +31,14 @@ public struct ObjectsJSONImporter {
         try run.setRelationships(toMany: false)
         try run.setRelationships(toMany: true)
         try run.verifyRelationships()
+        try run.checkRules()
         return run.counts
     }
 }
 
-private struct ImportRun {
+/// One seed being read and inserted (the rules it is checked against are in
+/// `ObjectsJSONImporter+Rules.swift`).
+struct ImportRun {
     struct SeedObject {
         let entity: EntityLayout
         let localID: String?

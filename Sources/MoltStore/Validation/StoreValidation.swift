@@ -1,7 +1,7 @@
 import Foundation
 package import MoltCore
-import MoltModel
-import MoltSQLite
+package import MoltSQLite
+package import MoltModel
 
 /// Checks every object of a store against its model's rules and collects what fails: the
 /// object checks of a migration's validate pass, shared by heavyweight and in-place
@@ -20,12 +20,17 @@ package struct StoreValidation {
         package var object: ObjectID
         package var property: String?
         package var message: String
+        /// For a uniqueness conflict: every object sharing the values, in key order.
+        package var sharing: [ObjectID]
 
-        package init(code: MoltError.Code, object: ObjectID, property: String?, message: String) {
+        package init(
+            code: MoltError.Code, object: ObjectID, property: String?, message: String, sharing: [ObjectID] = []
+        ) {
             self.code = code
             self.object = object
             self.property = property
             self.message = message
+            self.sharing = sharing
         }
 
         package var description: String {
@@ -35,21 +40,37 @@ package struct StoreValidation {
 
     static let detailLimit = 200
 
-    let store: ObjectStore
+    let connection: SQLiteConnection
+    let layout: StoreLayout
     let batchSize: Int
     package private(set) var failures: [Failure] = []
     package private(set) var failureCount = 0
 
     package init(store: ObjectStore, batchSize: Int) {
-        self.store = store
+        self.init(connection: store.store.connection, layout: store.layout, batchSize: batchSize)
+    }
+
+    /// Checks the objects `connection` holds in `layout` (its model's rules): a store being
+    /// made, before it is opened as an ``ObjectStore``.
+    package init(connection: SQLiteConnection, layout: StoreLayout, batchSize: Int) {
+        self.connection = connection
+        self.layout = layout
         self.batchSize = batchSize
     }
 
+    var model: ObjectModel { layout.model }
+
     /// How many objects ``checkObjects(checkCancelled:progress:)`` reads.
     package func objectCount() throws -> Int {
-        try store.layout.entities.filter { !$0.isAbstract }.reduce(0) {
-            $0 + (try store.count(of: $1.name, includingSubentities: false))
-        }
+        try layout.entities.filter { !$0.isAbstract }.reduce(0) { $0 + (try count(of: $1)) }
+    }
+
+    /// How many objects `entity` itself (not its sub-entities) has.
+    private func count(of entity: EntityLayout) throws -> Int {
+        Int(
+            try connection.scalar(
+                "SELECT count(*) FROM \(SQL.identifier(entity.table)) WHERE \"Z_ENT\" = \(entity.number)")?
+                .integerValue ?? 0)
     }
 
     package mutating func record(_ failure: Failure) {
@@ -72,8 +93,8 @@ package struct StoreValidation {
         progress: (String, Int) -> Void
     ) throws {
         var done = 0
-        for entity in store.layout.entities where !entity.isAbstract {
-            guard let modelEntity = store.model.entity(named: entity.name) else { continue }
+        for entity in layout.entities where !entity.isAbstract {
+            guard let modelEntity = model.entity(named: entity.name) else { continue }
             try checkCancelled()
             if uniqueness && !objects {
                 for constraint in modelEntity.uniquenessConstraints where !constraint.isEmpty {
@@ -83,7 +104,7 @@ package struct StoreValidation {
             }
             guard objects else { continue }
             var found = EntityFailures()
-            let attributes = store.model.allAttributes(of: modelEntity).filter { !$0.isTransient }
+            let attributes = model.allAttributes(of: modelEntity).filter { !$0.isTransient }
             for (index, attribute) in attributes.enumerated() {
                 guard let column = entity.attribute(named: attribute.name)?.column,
                     let condition = Self.candidates(attribute, column: SQL.identifier(column))
@@ -99,7 +120,7 @@ package struct StoreValidation {
                     try checkCancelled()
                 }
             }
-            let relationships = store.model.allRelationships(of: modelEntity).filter { !$0.isTransient }
+            let relationships = model.allRelationships(of: modelEntity).filter { !$0.isTransient }
             for (index, relationship) in relationships.enumerated() {
                 guard let link = entity.relationship(named: relationship.name),
                     let (count, condition) = Self.candidates(relationship, link: link)
@@ -116,7 +137,7 @@ package struct StoreValidation {
             }
             for failure in found.inObjectOrder() { record(failure) }
             failureCount += found.count - min(found.count, found.kept.count)
-            done += try store.count(of: entity.name, includingSubentities: false)
+            done += try count(of: entity)
             progress(entity.name, done)
             for constraint in modelEntity.uniquenessConstraints where uniqueness && !constraint.isEmpty {
                 for failure in try uniquenessFailures(entity: entity, constraint: constraint) { record(failure) }
@@ -130,7 +151,7 @@ package struct StoreValidation {
         _ entity: EntityLayout, select: String, where condition: String,
         _ body: (Int64, SQLiteValue) throws -> Void
     ) throws {
-        let statement = try store.store.connection.prepare(
+        let statement = try connection.prepare(
             """
             SELECT "t"."Z_PK", \(select) FROM \(SQL.identifier(entity.table)) AS "t"
             WHERE "t"."Z_ENT" = \(entity.number) AND (\(condition)) ORDER BY "t"."Z_PK"
@@ -204,16 +225,16 @@ package struct StoreValidation {
     }
 
     /// The error for what failed (Core Data's code: the one failure's, or 1560 for several),
-    /// or nil when everything passed.
-    package func error(recovery: String) -> MoltError? {
+    /// or nil when everything passed. `objects` names what was checked in the message.
+    package func error(recovery: String, objects: String = "the migrated objects") -> MoltError? {
         guard let first = failures.first else { return nil }
         let code = failureCount == 1 ? first.code : .validationMultiple
         let more = failureCount > failures.count ? " (the first \(failures.count) are listed)" : ""
         return MoltError(
             code,
             failureCount == 1
-                ? "the migrated objects do not pass validation: \(first.description)"
-                : "\(failureCount) problems make the migrated objects fail validation\(more); the first: \(first.description)",
+                ? "\(objects) do not pass validation: \(first.description)"
+                : "\(failureCount) problems make \(objects) fail validation\(more); the first: \(first.description)",
             entity: first.object.entity, property: first.property, recovery: recovery,
             details: failures.map(\.description))
     }
@@ -234,16 +255,28 @@ package struct StoreValidation {
         let list = SQL.identifiers(columns)
         // Objects without a value for a constrained property do not conflict (as SQL's UNIQUE).
         let present = columns.map { "\(SQL.identifier($0)) IS NOT NULL" }.joined(separator: " AND ")
-        let rows = try store.store.connection.rows(
+        let rows = try connection.rows(
             """
-            SELECT MIN("Z_PK"), COUNT(*) FROM \(SQL.identifier(entity.table)) WHERE "Z_ENT" IN (\(kinds)) AND \(present)
+            SELECT MIN("Z_PK"), COUNT(*), group_concat("Z_ENT" || ':' || "Z_PK") FROM \(SQL.identifier(entity.table))
+            WHERE "Z_ENT" IN (\(kinds)) AND \(present)
             GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT \(Self.detailLimit)
             """)
+        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         return rows.map { row in
-            Failure(
-                code: .constraintConflict, object: ObjectID(entity: entity.name, primaryKey: row[0].integerValue ?? 0),
+            let count = row[1].integerValue ?? 0
+            let sharing = (row[2].textValue ?? "").split(separator: ",").compactMap { pair -> ObjectID? in
+                let parts = pair.split(separator: ":")
+                guard parts.count == 2, let kind = Int(parts[0]), let key = Int64(parts[1]), let name = names[kind]
+                else { return nil }
+                return ObjectID(entity: name, primaryKey: key)
+            }.sorted { $0.primaryKey < $1.primaryKey }
+            let listed = sharing.prefix(5).map(\.description).joined(separator: ", ")
+            let more = sharing.count > 5 ? ", …" : ""
+            return Failure(
+                code: .constraintConflict, object: sharing.first ?? ObjectID(entity: entity.name, primaryKey: row[0].integerValue ?? 0),
                 property: constraint.joined(separator: ", "),
-                message: "\(row[1].integerValue ?? 0) objects share these values of a uniqueness constraint")
+                message: "\(count) objects share these values of a uniqueness constraint (\(listed)\(more))",
+                sharing: sharing)
         }
     }
 }
