@@ -88,7 +88,8 @@ struct Migrate: ParsableCommand {
         try runOptions.run(store, logger: logger, progress: progress) { context, held in
             defer { display.finish() }
             try migrate(
-                held: held, context: context, passes: passes, mapping: mappingModel, destination: destination)
+                held: held, context: context, passes: passes, mapping: mappingModel, destination: destination,
+                display: display)
         }
     }
 
@@ -97,7 +98,7 @@ struct Migrate: ParsableCommand {
     /// plan and the run, in one place).
     private func migrate(
         held: MigrationLock, context: RunContext, passes: [MappingModel], mapping: MappingModel?,
-        destination: ObjectModel
+        destination: ObjectModel, display: ProgressDisplay
     ) throws {
         let migration = StoreMigration(
             store: held.store, from: try ModelArguments.source(models.from), version: models.fromVersion,
@@ -110,6 +111,8 @@ struct Migrate: ParsableCommand {
             return
         }
         let report = try migration.run()
+        // The bar goes before the summary, or the summary's first line would follow it.
+        display.finish()
         if report.usedEmbeddedSourceModel {
             Output.note("using the store's embedded model: its hashes match the store")
         }

@@ -198,7 +198,7 @@ final class StepPrinter: @unchecked Sendable {
             if display.isTerminal {
                 display.show(migration)
             } else if display.lines {
-                // A line every 5% of the whole upgrade: "molt: 40% step 2/3 relate NoteToNote 4/10".
+                // A line every 5% of the whole upgrade: "molt: 40% step 2/3: relate NoteToNote 4/10".
                 let percent = Int(progress.fraction * 100)
                 lock.lock()
                 let due = percent / 5 != lastPercent / 5

@@ -143,7 +143,7 @@ final class VerifyProgress: @unchecked Sendable {
     private let total: Int
     private var completed = 0
     private let lock = NSLock()
-    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let terminal = TerminalLine()
 
     init(total: Int) {
         self.total = total
@@ -153,18 +153,11 @@ final class VerifyProgress: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         completed += 1
-        guard isTerminal else { return }
-        let width = 30
-        let filled = completed * width / max(1, total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(completed)/\(total) stores checked".utf8))
+        terminal.draw(
+            "\(TerminalLine.bar(Double(completed) / Double(max(1, total)))) \(completed)/\(total) stores checked")
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isTerminal, completed > 0 {
-            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 60) + "\r").utf8))
-        }
+        terminal.clear()
     }
 }

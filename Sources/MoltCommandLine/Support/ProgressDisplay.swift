@@ -1,22 +1,21 @@
 import Foundation
 import Molt
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Shows migration progress on standard error: a bar redrawn in place on a terminal, or (with
-/// --progress) a line every 5%; nothing otherwise.
+/// --progress) a line every 5%; nothing otherwise. ``finish()`` erases the bar, and must come
+/// before anything else is printed, so a summary never follows a bar on its line.
 final class ProgressDisplay: @unchecked Sendable {
-    let isTerminal = isatty(STDERR_FILENO) == 1
+    private let terminal: TerminalLine
     let lines: Bool
     private var lastPercent = -1
     private let lock = NSLock()
 
-    init(lines: Bool) {
+    init(lines: Bool, terminal: TerminalLine = TerminalLine()) {
         self.lines = lines
+        self.terminal = terminal
     }
 
+    var isTerminal: Bool { terminal.isTerminal }
     var isActive: Bool { isTerminal || lines }
 
     func show(_ progress: MigrationProgress) {
@@ -24,12 +23,7 @@ final class ProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         let percent = Int(progress.fraction * 100)
         if isTerminal {
-            let width = 30
-            let filled = Int(progress.fraction * Double(width))
-            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            let text =
-                "\r[\(bar)] \(String(format: "%3d", percent))% \(progress.pass.rawValue) \(progress.step ?? "") \(progress.completed)/\(progress.total)"
-            FileHandle.standardError.write(Data((text.padding(toLength: 100, withPad: " ", startingAt: 0)).utf8))
+            terminal.draw("\(TerminalLine.bar(progress.fraction)) \(String(format: "%3d", percent))% \(progress.activity)")
         } else if percent / 5 != lastPercent / 5 {
             FileHandle.standardError.write(Data("molt: \(progress)\n".utf8))
         }
@@ -37,10 +31,6 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if isTerminal, lastPercent >= 0 {
-            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 100) + "\r").utf8))
-        }
+        terminal.clear()
     }
 }

@@ -69,9 +69,16 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// What is being done, without the percentage: `copy AuthorToAuthor 2/10`,
+    /// `relate (pass 2 of 3) NoteToNote 40/90`.
+    public var activity: String {
         let of = mappingPasses > 1 && pass != .validate ? " (pass \(mappingPass) of \(mappingPasses))" : ""
-        return
-            "\(Int((fraction * 100).rounded()))% \(pass.rawValue)\(of)\(step.map { " \($0)" } ?? "") \(completed)/\(total)"
+        let on = step.flatMap { $0.isEmpty ? nil : " \($0)" } ?? ""
+        return "\(pass.rawValue)\(of)\(on) \(completed)/\(total)"
+    }
+
+    /// `40% relate NoteToNote 4/10`.
+    public var description: String {
+        "\(Int((fraction * 100).rounded()))% \(activity)"
     }
 }

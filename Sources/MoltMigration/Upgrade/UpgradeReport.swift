@@ -38,7 +38,7 @@ public struct UpgradeProgress: Sendable, CustomStringConvertible {
         case .stepStarted: return "\(prefix) \(step.map(\.description) ?? "")"
         case .handlerStarted(let stage, let phase): return "\(prefix) \(phase.rawValue) of stage \(stage.name)"
         case .handlerFinished(let stage, let phase): return "\(prefix) \(phase.rawValue) of stage \(stage.name) done"
-        case .migrating(let progress): return "\(prefix) \(progress)"
+        case .migrating(let progress): return "\(prefix): \(progress.activity)"
         case .stepFinished: return "\(prefix) done"
         }
     }
