@@ -128,6 +128,10 @@ struct CLITests {
                 ["create", "new.sqlite", "--model", "BROKEN_MODEL"], 65,
                 "the inverse relationship \"nope\" does not exist on B"
             ),
+            (
+                ["migrate", "EXISTS", "--from", "BUNDLE", "--to", "BUNDLE", "--mapping", "CONTACTS_MAPPING"], 66,
+                "the mapping CONTACTS_MAPPING maps \"Contacts\" to \"Contacts 2\", but the bundle has no version \"Contacts 2\": the mapping seems to be for another model"
+            ),
             (["frobnicate"], 64, "Unexpected argument"),
             (["dump", "x.sqlite"], 64, "--model"),
         ] as [([String], Int32, String)])
@@ -154,6 +158,7 @@ struct CLITests {
             "BROKEN_MODEL": brokenModel.path,
             "NOT_A_STORE": notAStore.path, "EXISTS": exists.path, "BUNDLE": bundle, "BAD_SEED": badSeed.path,
             "TWINS_SEED": twinsSeed.path,
+            "CONTACTS_MAPPING": Fixtures.package("MappingModels/Contacts/Contacts-to-Contacts2.xml").path,
             "BAD_MODEL": badModel.path,
         ]
         let run = try Tool.run(arguments.map { substitutions[$0] ?? $0 }, in: folder.url)

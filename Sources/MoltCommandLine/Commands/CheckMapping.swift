@@ -54,7 +54,7 @@ struct CheckMapping: ParsableCommand {
             for (mapping, (model, readProblems)) in zip(mappings, read) {
                 var diagnostics = readProblems
                 if let model {
-                    let (source, destination) = try models.models(for: model)
+                    let (source, destination) = try models.models(for: model, file: mapping)
                     diagnostics += MappingChecker(knownPolicies: Set(PolicyRegistry.names)).check(
                         model, source: source, destination: destination)
                 }

@@ -79,7 +79,7 @@ struct Migrate: ParsableCommand {
         let mappingModel = try Self.firstOfPasses(passes, files: mappings)
         let destination = try ModelPairOptions.model(
             models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
-            useCurrent: true)
+            useCurrent: true, namedBy: models.toVersion == nil ? mappingModel.map { (mappings[0], $0) } : nil)
         let display = ProgressDisplay(lines: runOptions.progress)
         var progress: (@Sendable (MigrationProgress) -> Void)?
         if display.isActive { progress = { display.show($0) } }

@@ -33,7 +33,7 @@ struct StampMapping: ParsableCommand {
                 throw FileErrors.readFailed(mapping, underlying: error)
             }
             let model = try MappingReader().read(contentsOf: url)
-            let (source, destination) = try models.models(for: model)
+            let (source, destination) = try models.models(for: model, file: mapping)
             let stamped = try MappingStamper().stamp(text, file: mapping, source: source, destination: destination)
             let target = output ?? mapping
             do {

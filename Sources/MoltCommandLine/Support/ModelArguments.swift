@@ -47,15 +47,26 @@ struct ModelPairOptions: ParsableArguments {
 
     /// The two models; from a bundle, the versions the options name, else those the mapping
     /// file names, else (for the destination) the bundle's current version.
-    func models(for mapping: MappingModel) throws -> (source: ObjectModel, destination: ObjectModel) {
+    /// `file` names the mapping file in messages.
+    func models(for mapping: MappingModel, file: String) throws -> (source: ObjectModel, destination: ObjectModel) {
         (
-            try Self.model(from, version: fromVersion ?? mapping.sourceModelName, side: "source", useCurrent: false),
             try Self.model(
-                to, version: toVersion ?? mapping.destinationModelName, side: "destination", useCurrent: true)
+                from, version: fromVersion ?? mapping.sourceModelName, side: "source", useCurrent: false,
+                namedBy: fromVersion == nil ? (file, mapping) : nil),
+            try Self.model(
+                to, version: toVersion ?? mapping.destinationModelName, side: "destination", useCurrent: true,
+                namedBy: toVersion == nil ? (file, mapping) : nil)
         )
     }
 
-    static func model(_ path: String, version: String?, side: String, useCurrent: Bool) throws -> ObjectModel {
+    /// The model at `path`: its `version` (of a bundle), else its current version when
+    /// `useCurrent`, else its only version. `namedBy` is the mapping file that named `version`
+    /// (no option did): a bundle without it is then said to be of another model than the
+    /// mapping's.
+    static func model(
+        _ path: String, version: String?, side: String, useCurrent: Bool,
+        namedBy mapping: (file: String, model: MappingModel)? = nil
+    ) throws -> ObjectModel {
         switch try ModelArguments.source(path) {
         case .model(let model):
             return model
@@ -63,13 +74,23 @@ struct ModelPairOptions: ParsableArguments {
             if let version, bundle.version(named: version) != nil {
                 return try bundle.model(named: version)
             }
+            let versions = bundle.versions.map(\.name).joined(separator: ", ")
+            let option = side == "source" ? "--from-version" : "--to-version"
+            if let version, let mapping {
+                let from = mapping.model.sourceModelName.map { "\"\($0)\"" } ?? "its source"
+                let to = mapping.model.destinationModelName.map { "\"\($0)\"" } ?? "its destination"
+                throw MoltError(
+                    .fileReadNoSuchFile,
+                    "the mapping \(mapping.file) maps \(from) to \(to), but the bundle has no version \"\(version)\": the mapping seems to be for another model",
+                    location: SourceLocation(file: path),
+                    recovery:
+                        "Give the mapping file for these models (versions: \(versions)), or name the \(side) version with \(option)."
+                )
+            }
             if let version {
                 throw MoltError(
                     .fileReadNoSuchFile, "the bundle has no version \"\(version)\" for the \(side) model",
-                    location: SourceLocation(file: path),
-                    recovery:
-                        "Versions: \(bundle.versions.map(\.name).joined(separator: ", ")). Name one with --\(side == "source" ? "from" : "to")-version."
-                )
+                    location: SourceLocation(file: path), recovery: "Versions: \(versions). Name one with \(option).")
             }
             if useCurrent { return try bundle.currentModel() }
             if bundle.versions.count == 1 { return try bundle.model(named: bundle.versions[0].name) }
