@@ -28,19 +28,37 @@ struct ConvertMapping: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the Molt mapping file here instead of printing it.")
     var output: String?
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         _ = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let imported = try XcodeMappingReader().readImport(
                 contentsOf: URL(fileURLWithPath: mapping), displayName: mapping)
+            let count = imported.mapping.entityMappings.count
             guard let output else {
-                FileHandle.standardOutput.write(Data(MappingWriter().text(of: imported.mapping).utf8))
+                let text = MappingWriter().text(of: imported.mapping)
+                if json {
+                    try Output.json(
+                        ConvertJSON(
+                            file: nil, mapping: text, entityMappings: count, from: imported.mapping.sourceModelName,
+                            to: imported.mapping.destinationModelName))
+                } else {
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                }
                 return
             }
             try MappingWriter().write(imported.mapping, to: URL(fileURLWithPath: output))
-            let count = imported.mapping.entityMappings.count
+            if json {
+                try Output.json(
+                    ConvertJSON(
+                        file: output, mapping: nil, entityMappings: count, from: imported.mapping.sourceModelName,
+                        to: imported.mapping.destinationModelName))
+                return
+            }
             let versions = [imported.mapping.sourceModelName, imported.mapping.destinationModelName]
             let between =
                 versions.allSatisfy { $0 != nil } ? " (\(versions.compactMap { $0 }.joined(separator: " → ")))" : ""

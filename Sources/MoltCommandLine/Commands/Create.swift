@@ -27,11 +27,14 @@ struct Create: ParsableCommand {
     @Option(help: "A JSON file of objects to insert.")
     var seed: String?
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let objectModel = try ModelArguments.model(model, version: modelVersion)
             let seedData: Data?
             if let seed {
@@ -54,6 +57,11 @@ struct Create: ParsableCommand {
                 }
             }
             let total = counts.values.reduce(0, +)
+            if json {
+                try Output.json(
+                    CreateJSON(store: created.store.url.path, model: objectModel.name, objects: total, counts: counts))
+                return
+            }
             let detail = counts.keys.sorted(by: NameOrder.precedes).map { "\($0) \(counts[$0]!)" }.joined(
                 separator: ", ")
             Output.line(

@@ -27,6 +27,9 @@ struct ExtractModel: ParsableCommand {
     @Option(name: .shortAndLong, help: "The version folder to write (NAME.xcdatamodel); it must not exist.")
     var output: String
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -37,7 +40,7 @@ struct ExtractModel: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let opened = try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true, logger: logger)
             defer { opened.connection.close() }
             guard let embedded = try opened.embeddedModel() else {
@@ -56,6 +59,12 @@ struct ExtractModel: ParsableCommand {
                     location: SourceLocation(file: folder.appendingPathComponent("contents").path))
             }
             let count = embedded.model.entities.count
+            if json {
+                try Output.json(
+                    ExtractJSON(
+                        folder: output, entities: count, matchesStore: embedded.matchesStore, notes: embedded.notes))
+                return
+            }
             Output.line(
                 "Wrote \(output) with \(count) entit\(count == 1 ? "y" : "ies") from the model embedded in \(store).")
             Output.line(

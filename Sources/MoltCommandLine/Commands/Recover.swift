@@ -17,14 +17,22 @@ struct Recover: ParsableCommand {
 
     @OptionGroup var lock: LockOptions
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let logger = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let held = try lock.acquire(store, logger: logger)
             defer { held.release() }
-            switch try StoreRecovery.recover(locked: held, logger: logger) {
+            let outcome = try StoreRecovery.recover(locked: held, logger: logger)
+            if json {
+                try Output.json(RecoverJSON(store: store, outcome: "\(outcome)"))
+                return
+            }
+            switch outcome {
             case .nothingToDo: Output.line("Nothing to recover at \(store).")
             case .finishedSwap: Output.line("Finished an interrupted migration: \(store) is the migrated store.")
             case .removedUnfinishedMigration:

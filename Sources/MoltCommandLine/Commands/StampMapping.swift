@@ -20,11 +20,14 @@ struct StampMapping: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the stamped file here instead of replacing the mapping file.")
     var output: String?
 
+    @Flag(help: "Print the result as JSON on standard output (errors too, with their code).")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         _ = global.bootstrap()
-        try global.run {
+        try global.run(json: json) {
             let url = URL(fileURLWithPath: mapping)
             let text: String
             do {
@@ -43,7 +46,11 @@ struct StampMapping: ParsableCommand {
                     .fileWriteUnknown, "cannot write: \(error.localizedDescription)",
                     location: SourceLocation(file: target))
             }
-            Output.line("Stamped \(model.entityMappings.count) entity mappings in \(target)")
+            if json {
+                try Output.json(StampJSON(file: target, entityMappings: model.entityMappings.count))
+            } else {
+                Output.line("Stamped \(model.entityMappings.count) entity mappings in \(target)")
+            }
         }
     }
 }

@@ -105,6 +105,11 @@ extension MoltError {
             self == .migrationCancelled || self == .sqlite || self == .persistentStoreTimeout
         }
 
+        /// Every code Molt names, in numeric order.
+        public static var allNamed: [Code] {
+            names.keys.sorted().map { Code(rawValue: $0) }
+        }
+
         /// Core Data's (or Foundation's) constant name for this code.
         public var name: String {
             Code.names[rawValue] ?? "code \(rawValue)"
