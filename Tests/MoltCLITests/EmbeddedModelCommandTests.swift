@@ -65,6 +65,11 @@ struct EmbeddedModelCommandTests {
         let none = try Tool.run(["extract-model", plain, "-o", folder.path("None.xcdatamodel").path])
         #expect(none.status == 66)
         #expect(none.stderr.contains("the store has no embedded model (its Z_MODELCACHE is absent or empty)"))
+        let second = folder.path("Second.xcdatamodel").path
+        let json = try Tool.run(["extract-model", path, "-o", second, "--json"])
+        let result = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(result?["folder"] as? String == second && result?["entities"] as? Int == 6, "\(json.stdout)")
+        #expect(result?["matchesStore"] as? Bool == true && result?["notes"] is [Any])
         let badName = try Tool.run(["extract-model", path, "-o", folder.path("Model.txt").path])
         #expect(badName.status == 64)
     }

@@ -3,8 +3,8 @@ import Molt
 import MoltTestSupport
 import Testing
 
-/// `--json` on migrate, upgrade (with --plan and --dry-run), infer, check-model and
-/// check-mapping: the facts the text gives, under stable keys, and errors with their code.
+/// `--json` on every command (migrate and upgrade with --plan and --dry-run too): the facts
+/// the text gives, under stable keys, and errors with their code.
 @Suite("--json output", .enabled(if: Tool.available, "the molt executable was not built"))
 struct JSONOutputTests {
     let folder = TemporaryDirectory()
@@ -100,6 +100,23 @@ struct JSONOutputTests {
             "check-mapping", mappings + "/Blog-to-Blog2.xml", "--from", bundle, "--to", bundle,
         ])
         #expect(mapping["errors"] as? Int == 0 && mapping["checked"] as? [String] == [mappings + "/Blog-to-Blog2.xml"])
+    }
+
+    @Test("create, recover and stamp-mapping: what was written, under stable keys")
+    func fileCommands() throws {
+        let store = folder.path("created.sqlite").path
+        let created = try json([
+            "create", store, "--model", bundle, "--model-version", "Blog", "--seed",
+            Fixtures.package("MappingModels/Examples/Blog.json").path,
+        ])
+        #expect(created["store"] as? String == store && created["model"] as? String == "Blog")
+        #expect(created["objects"] as? Int == 13)
+        #expect((created["counts"] as? [String: Int]) == ["Article": 2, "Author": 3, "Comment": 4, "Tag": 3, "Video": 1])
+        let recovered = try json(["recover", store])
+        #expect(recovered["store"] as? String == store && recovered["outcome"] as? String == "nothingToDo")
+        let mapping = try folder.copy(Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml"))
+        let stamped = try json(["stamp-mapping", mapping.path, "--from", bundle, "--to", bundle])
+        #expect(stamped["file"] as? String == mapping.path && (stamped["entityMappings"] as? Int ?? 0) > 0)
     }
 
     @Test("an error is a JSON object with Core Data's code, its name and the exit code")

@@ -57,6 +57,14 @@ struct XcodeMappingCommandTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8) == Self.converted)
         let check = try Tool.run(["check-mapping", output, "--from", bundle.path, "--to", bundle.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let printedJSON = try Tool.run(["convert-mapping", xcode.path, "--json"])
+        let printedResult = try JSONSerialization.jsonObject(with: Data(printedJSON.stdout.utf8)) as? [String: Any]
+        #expect(printedResult?["mapping"] as? String == Self.converted && printedResult?["file"] == nil)
+        #expect(printedResult?["from"] as? String == "Notes" && printedResult?["to"] as? String == "Notes 2")
+        let writtenJSON = try Tool.run(["convert-mapping", xcode.path, "-o", output, "--json"])
+        let writtenResult = try JSONSerialization.jsonObject(with: Data(writtenJSON.stdout.utf8)) as? [String: Any]
+        #expect(writtenResult?["file"] as? String == output && writtenResult?["entityMappings"] as? Int == 1)
+        #expect(writtenResult?["mapping"] == nil, "\(writtenJSON.stdout)")
         let help = try Tool.run(["help", "convert-mapping"])
         #expect(help.stdout.contains("molt convert-mapping Model9toModel10.xcmappingmodel -o"))
     }

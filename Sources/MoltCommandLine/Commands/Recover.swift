@@ -28,6 +28,11 @@ struct Recover: ParsableCommand {
             let held = try lock.acquire(store, logger: logger)
             defer { held.release() }
             let outcome = try StoreRecovery.recover(locked: held, logger: logger)
+            if outcome == .nothingToDo {
+                // Nothing was left to finish: say so only of a store (a file that is not one,
+                // or not Core Data's, is an error as in every other command).
+                try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true, logger: logger).connection.close()
+            }
             if json {
                 try Output.json(RecoverJSON(store: store, outcome: "\(outcome)"))
                 return
