@@ -74,6 +74,9 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     /// The plan a caller made for this run (a lightweight migration's that falls back to this
     /// engine); when nil, the run makes its own.
     var planned: (plan: MigrationPlan, work: PlannedWork)?
+    /// Whether the caller, holding the store's lock, found it is not at the destination yet
+    /// (``StoreMigration``): the run need not read the store's metadata again to know.
+    var knownNotMigrated = false
 
     /// `resolvers` and `planned`, when given, are the caller's for `mappings` (a lightweight
     /// migration's that falls back to this engine).
@@ -161,8 +164,9 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
         if !isDryRun { try StoreLocation(store).requireSingleName() }
-        if let done = try AlreadyMigrated.report(
-            store, source: sourceModel, destination: destinationModel, dryRun: isDryRun, logger: logger)
+        if !knownNotMigrated,
+            let done = try AlreadyMigrated.report(
+                store, source: sourceModel, destination: destinationModel, dryRun: isDryRun, logger: logger)
         {
             return done
         }

@@ -33,6 +33,9 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
     let role: RunRole
     /// The mapping worked out once, for the in-place plan and the heavyweight engine alike.
     let resolver: MappingResolver
+    /// Whether the caller, holding the store's lock, found it is not at the destination yet
+    /// (``StoreMigration``): the run need not read the store's metadata again to know.
+    var knownNotMigrated = false
 
     /// Infers the mapping; throws Core Data's 134190 with every reason when it cannot be.
     public convenience init(
@@ -116,8 +119,10 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
 
     private func run(started: Date) throws -> MigrationReport {
         let logger = context.logger
-        if let done = try AlreadyMigrated.report(
-            store, source: sourceModel, destination: destinationModel, dryRun: role.isDryRun(options), logger: logger)
+        if !knownNotMigrated,
+            let done = try AlreadyMigrated.report(
+                store, source: sourceModel, destination: destinationModel, dryRun: role.isDryRun(options),
+                logger: logger)
         {
             return done
         }

@@ -69,15 +69,18 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     @discardableResult
     public func run() throws -> MigrationReport {
         try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
-            if try isAtDestination() {
+            let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
+            defer { sqlite.connection.close() }
+            if try isAtDestination(sqlite) {
                 var report = MigrationReport()
                 report.alreadyMigrated = true
                 report.dryRun = options.dryRun
                 report.sourceModelName = destination.name
                 return report
             }
-            let (model, embedded) = try sourceModel(waited: lock.waited)
-            var report = try driver(from: model).run()
+            let (model, embedded) = try sourceModel(sqlite, waited: lock.waited)
+            sqlite.connection.close()
+            var report = try driver(from: model, knownNotMigrated: true).run()
             report.sourceModelName = model.name
             report.usedEmbeddedSourceModel = embedded
             return report
@@ -89,8 +92,10 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     /// Nothing is migrated.
     public func plan() throws -> MigrationPlan? {
         try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
-            if try isAtDestination() { return nil }
-            let (model, _) = try sourceModel(waited: lock.waited)
+            let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
+            defer { sqlite.connection.close() }
+            if try isAtDestination(sqlite) { return nil }
+            let (model, _) = try sourceModel(sqlite, waited: lock.waited)
             return mappings.isEmpty
                 ? try (driver(from: model) as? LightweightMigration)?.plan()
                 : try (driver(from: model) as? HeavyweightMigration)?.plan()
@@ -100,29 +105,38 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     /// The source model a run would use now, and whether it is the store's embedded one.
     public func chosenSourceModel() throws -> (model: ObjectModel, embedded: Bool) {
         try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
-            try sourceModel(waited: lock.waited)
+            let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
+            defer { sqlite.connection.close() }
+            return try sourceModel(sqlite, waited: lock.waited)
         }
     }
 
-    private func isAtDestination() throws -> Bool {
-        let sqlite = try SQLiteStore(at: store, logger: context.logger)
-        defer { sqlite.connection.close() }
-        return sqlite.metadata.entityVersionHashes == (try destination.entityVersionHashes())
+    private func isAtDestination(_ sqlite: SQLiteStore) throws -> Bool {
+        sqlite.metadata.entityVersionHashes == (try destination.entityVersionHashes())
     }
 
     /// The driver of the step: in place or heavyweight, by whether there are mapping models.
-    private func driver(from source: ObjectModel) throws -> any Migration<MigrationReport> {
-        mappings.isEmpty
-            ? try LightweightMigration(
+    /// `knownNotMigrated`: the store was just found not at the destination, under the lock
+    /// the run holds, so the driver need not look again.
+    private func driver(from source: ObjectModel, knownNotMigrated: Bool = false) throws -> any Migration<
+        MigrationReport
+    > {
+        if mappings.isEmpty {
+            let driver = try LightweightMigration(
                 store: store, source: source, destination: destination, options: options, context: context)
-            : HeavyweightMigration(
-                store: store, source: source, destination: destination, mappings: mappings, options: options,
-                context: context)
+            driver.knownNotMigrated = knownNotMigrated
+            return driver
+        }
+        let driver = HeavyweightMigration(
+            store: store, source: source, destination: destination, mappings: mappings, options: options,
+            context: context)
+        driver.knownNotMigrated = knownNotMigrated
+        return driver
     }
 
     /// The source model: the version asked for, or the one whose hashes match the store (the
     /// embedded model when allowed); a mapping that starts at another version is refused.
-    private func sourceModel(waited: Bool) throws -> (ObjectModel, Bool) {
+    private func sourceModel(_ sqlite: SQLiteStore, waited: Bool) throws -> (ObjectModel, Bool) {
         if let sourceVersion {
             switch source {
             case .model(let model):
@@ -137,8 +151,6 @@ public final class StoreMigration: Migration, @unchecked Sendable {
                 return (try bundle.model(named: sourceVersion), false)
             }
         }
-        let sqlite = try SQLiteStore(at: store, logger: context.logger)
-        defer { sqlite.connection.close() }
         let choice = try sqlite.sourceModel(from: source, allowsEmbeddedSourceModel: allowsEmbeddedSourceModel)
         let model = choice.model
         if !choice.isEmbedded, let expected = mappings.first(where: { $0.sourceModelName != nil })?.sourceModelName,
