@@ -56,7 +56,8 @@ struct ExitCodeTableTests {
             #expect(listed == expected, "exit \(kind.exit): the article lists \(listed.sorted())")
             for (code, name) in rows[kind.exit] ?? [:] {
                 guard let name, code != 64 else { continue }
-                #expect(MoltError.Code(rawValue: code).name == name, "\(code) is \(MoltError.Code(rawValue: code).name)")
+                #expect(
+                    MoltError.Code(rawValue: code).name == name, "\(code) is \(MoltError.Code(rawValue: code).name)")
             }
         }
     }

@@ -111,7 +111,8 @@ struct JSONOutputTests {
         ])
         #expect(created["store"] as? String == store && created["model"] as? String == "Blog")
         #expect(created["objects"] as? Int == 13)
-        #expect((created["counts"] as? [String: Int]) == ["Article": 2, "Author": 3, "Comment": 4, "Tag": 3, "Video": 1])
+        #expect(
+            (created["counts"] as? [String: Int]) == ["Article": 2, "Author": 3, "Comment": 4, "Tag": 3, "Video": 1])
         let recovered = try json(["recover", store])
         #expect(recovered["store"] as? String == store && recovered["outcome"] as? String == "nothingToDo")
         let mapping = try folder.copy(Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml"))

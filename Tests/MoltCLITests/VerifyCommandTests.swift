@@ -184,7 +184,8 @@ struct VerifyCommandTests {
     @Test("a seed or a store breaking its own version's rules fails as the fixture's fault, naming the object")
     func fixtureBreaksItsOwnRules() throws {
         let root = folder.path("fixtures")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Blog"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Blog"), withIntermediateDirectories: true)
         try Data(
             """
             {"entities": {"Author": [

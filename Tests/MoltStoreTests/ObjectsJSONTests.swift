@@ -184,9 +184,13 @@ struct ObjectsJSONTests {
     @Test(
         "a seed breaking a value's rule is refused at the value's line, with Core Data's code",
         arguments: [
-            (#"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001","# + "\n" + #" "name": ""}"#, 2, 1670, "name"),
             (
-                #"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001", "name": "Ann","# + "\n" + #" "email": "nobody"}"#,
+                #"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001","# + "\n" + #" "name": ""}"#, 2,
+                1670, "name"
+            ),
+            (
+                #"{"@id": "a", "identifier": "00000000-0000-0000-0000-000000000001", "name": "Ann","# + "\n"
+                    + #" "email": "nobody"}"#,
                 2, 1680, "email"
             ),
         ] as [(String, Int, Int, String)])

@@ -66,7 +66,9 @@ enum ExitCodes {
             exit: ioError,
             meaning:
                 "I/O or SQLite error (a full disk, a store in use, a damaged store), or a store file with several names (hard links) that a migration would replace",
-            errors: [.fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore, .sqlite]),
+            errors: [
+                .fileReadUnknown, .fileWriteUnknown, .persistentStoreOpen, .sourceStore, .destinationStore, .sqlite,
+            ]),
         Kind(
             exit: busy, meaning: "another migration of the store is running: run again, or give --wait",
             errors: [.persistentStoreTimeout]),
@@ -100,7 +102,8 @@ enum ExitCodes {
         for kind in kinds {
             let codes = kind.errors.isEmpty ? "" : " [\(list(kind.errors))]"
             let label = "  " + String(kind.exit).padding(toLength: 4, withPad: " ", startingAt: 0)
-            lines += wrap(kind.meaning + codes, first: label, rest: String(repeating: " ", count: label.count), width: width)
+            lines += wrap(
+                kind.meaning + codes, first: label, rest: String(repeating: " ", count: label.count), width: width)
         }
         lines.append("")
         lines.append("In brackets: the error codes (Core Data's) that --json reports as \"code\".")

@@ -23,7 +23,8 @@ final class ProgressDisplay: @unchecked Sendable {
         defer { lock.unlock() }
         let percent = Int(progress.fraction * 100)
         if isTerminal {
-            terminal.draw("\(TerminalLine.bar(progress.fraction)) \(String(format: "%3d", percent))% \(progress.activity)")
+            terminal.draw(
+                "\(TerminalLine.bar(progress.fraction)) \(String(format: "%3d", percent))% \(progress.activity)")
         } else if percent / 5 != lastPercent / 5 {
             FileHandle.standardError.write(Data("molt: \(progress)\n".utf8))
         }

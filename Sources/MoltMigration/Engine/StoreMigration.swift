@@ -118,9 +118,7 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     /// The driver of the step: in place or heavyweight, by whether there are mapping models.
     /// `knownNotMigrated`: the store was just found not at the destination, under the lock
     /// the run holds, so the driver need not look again.
-    private func driver(from source: ObjectModel, knownNotMigrated: Bool = false) throws -> any Migration<
-        MigrationReport
-    > {
+    private func driver(from source: ObjectModel, knownNotMigrated: Bool = false) throws -> StepDriver {
         if mappings.isEmpty {
             let driver = try LightweightMigration(
                 store: store, source: source, destination: destination, options: options, context: context)
@@ -165,3 +163,6 @@ public final class StoreMigration: Migration, @unchecked Sendable {
         return (model, choice.isEmbedded)
     }
 }
+
+/// A migration of one step, whichever engine runs it.
+private typealias StepDriver = any Migration<MigrationReport>

@@ -1,7 +1,7 @@
 import Foundation
 package import MoltCore
-package import MoltSQLite
 package import MoltModel
+package import MoltSQLite
 
 /// Checks every object of a store against its model's rules and collects what fails: the
 /// object checks of a migration's validate pass, shared by heavyweight and in-place
@@ -273,7 +273,8 @@ package struct StoreValidation {
             let listed = sharing.prefix(5).map(\.description).joined(separator: ", ")
             let more = sharing.count > 5 ? ", …" : ""
             return Failure(
-                code: .constraintConflict, object: sharing.first ?? ObjectID(entity: entity.name, primaryKey: row[0].integerValue ?? 0),
+                code: .constraintConflict,
+                object: sharing.first ?? ObjectID(entity: entity.name, primaryKey: row[0].integerValue ?? 0),
                 property: constraint.joined(separator: ", "),
                 message: "\(count) objects share these values of a uniqueness constraint (\(listed)\(more))",
                 sharing: sharing)
