@@ -24,6 +24,20 @@ struct CLITests {
         #expect(text.stdout.contains("Tag/1  name=\"swift\"  posts=[Video/3, Article/1]"))
     }
 
+    @Test("a verbose migrate opens the store once to decide and once to read it, and says so once each")
+    func opensLoggedOnce() throws {
+        let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
+        let run = try Tool.run([
+            "migrate", store.path, "--from", bundle, "--to", bundle, "--mapping",
+            Fixtures.package("MappingModels/Blog/Blog-to-Blog2.xml").path, "-v",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let opened = run.stderr.split(separator: "\n").filter { $0.hasSuffix("opened store") }
+        let ofStore = opened.filter { $0.contains("molt.store=\(store.path) ") }
+        #expect(ofStore.count == 2, "\(opened)")
+        #expect(opened.count == 3, "and the new store once: \(opened)")
+    }
+
     @Test("inspect reports metadata, counts and companions, and leaves the store as it was")
     func inspect() throws {
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
