@@ -1,6 +1,6 @@
 import Foundation
 package import MoltCore
-package import MoltModel
+import MoltModel
 package import MoltSQLite
 
 /// Checks every object of a store against its model's rules and collects what fails: the
