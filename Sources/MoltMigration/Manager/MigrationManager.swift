@@ -207,7 +207,7 @@ public final class MigrationManager {
         guard let found = try resolver.objectIfPresent(ObjectReference(.source, id)) else {
             throw MoltError(.sourceStore, "the source object \(id) does not exist")
         }
-        return SourceObject(stored: found.object, complete: found.complete, manager: self)
+        return SourceObject(stored: found.object, complete: found.complete, reader: self)
     }
 
     /// Every source object of `entity` (not its sub-entities) that passes `filter` (a
@@ -235,7 +235,7 @@ public final class MigrationManager {
             for stored in batch {
                 try checkCancelled()
                 resolver.remember(stored)
-                try body(SourceObject(stored: stored, manager: self))
+                try body(SourceObject(stored: stored, reader: self))
             }
         }
     }

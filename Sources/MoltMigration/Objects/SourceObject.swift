@@ -17,12 +17,12 @@ public struct SourceObject {
     /// posts each time a post asks for its name.
     let read: StoredObject
     let complete: Bool
-    let manager: MigrationManager
+    let reader: any SourceReading
 
-    init(stored: StoredObject, complete: Bool = true, manager: MigrationManager) {
+    init(stored: StoredObject, complete: Bool = true, reader: any SourceReading) {
         self.read = stored
         self.complete = complete
-        self.manager = manager
+        self.reader = reader
     }
 
     public var id: ObjectID { read.id }
@@ -35,13 +35,13 @@ public struct SourceObject {
         get throws {
             var full = read
             if !complete {
-                guard let all = try manager.source.object(read.id) else {
+                guard let all = try reader.completeSourceObject(read.id) else {
                     throw MoltError(.sourceStore, "the source object \(read.id) does not exist")
                 }
                 full = all
             }
             // Objects a policy deleted from the source context are no longer related to it.
-            let gone = manager.resolver.deletedSources
+            let gone = reader.deletedSourceObjects
             if !gone.isEmpty {
                 full.relationships = full.relationships.mapValues { StoreObjectResolver.without(gone, $0) }
             }
@@ -54,7 +54,7 @@ public struct SourceObject {
     public func value(_ key: String) throws -> ExpressionValue {
         // A value read is the attribute's, as the resolver would answer from this object.
         if let value = read.attributes[key] { return ExpressionValue(value) }
-        return try manager.resolver.value(of: key, on: ObjectReference(.source, read.id))
+        return try reader.sourceValue(of: key, on: read.id)
     }
 
     /// An attribute's value as text, or nil.
@@ -76,7 +76,7 @@ public struct SourceObject {
         }
         return try references.compactMap { reference in
             guard case .object(let object) = reference else { return nil }
-            return try manager.sourceObject(object.id)
+            return try reader.sourceObject(object.id)
         }
     }
 }

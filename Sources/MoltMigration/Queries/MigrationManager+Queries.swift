@@ -65,11 +65,3 @@ extension MigrationManager {
         }
     }
 }
-
-/// What queries keep between calls: parsed predicates by format, and compiled statements for
-/// each store.
-final class QueryState {
-    var predicates: [String: MappingExpression] = [:]
-    let sourceStatements = StatementCache()
-    let destinationStatements = StatementCache()
-}

@@ -18,7 +18,7 @@ public struct SourceContext {
         let found = try objects(request)
         return found.map { stored in
             manager.resolver.remember(stored)
-            return SourceObject(stored: stored, manager: manager)
+            return SourceObject(stored: stored, reader: manager)
         }
     }
 

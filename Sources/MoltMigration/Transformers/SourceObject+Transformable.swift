@@ -14,7 +14,7 @@ extension SourceObject {
     /// let tags = try source.transformable("tags")?.stringArray ?? []
     /// ```
     public func transformable(_ key: String) throws -> TransformableValue? {
-        let attribute = try TransformableAttribute(key, entity: entity, in: manager.source, side: "source")
+        let attribute = try TransformableAttribute(key, entity: entity, in: reader.sourceStore, side: "source")
         return try attribute.decode(stored.attributes[key], of: id)
     }
 }

@@ -1,0 +1,19 @@
+internal import MoltMapping
+internal import MoltStore
+
+/// The manager is what source objects read through.
+extension MigrationManager: SourceReading {
+    var sourceStore: ObjectStore { source }
+
+    func completeSourceObject(_ id: ObjectID) throws -> StoredObject? {
+        try source.object(id)
+    }
+
+    var deletedSourceObjects: Set<ObjectID> {
+        resolver.deletedSources
+    }
+
+    func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue {
+        try resolver.value(of: key, on: ObjectReference(.source, id))
+    }
+}
