@@ -113,23 +113,27 @@ extension HeavyweightMigration {
         destination: ObjectStore, source: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
         work: PlannedWork, report: inout MigrationReport, started: Date
     ) throws {
-        let manager = try MigrationManager(
+        // The passes own the run's state; policies see it through the manager, which the run
+        // holds while the passes run (the state keeps only a weak reference to it).
+        let state = try PassState(
             source: source, destination: destination, mappingResolver: resolvers[0], passCount: mappings.count,
             context: context, startDate: started)
-        try manager.interruptible {
+        let manager = MigrationManager(state: state)
+        try state.interruptible {
             try runPasses(
-                manager: manager, destination: destination, policyTypes: policyTypes, work: work, report: &report)
+                state: state, manager: manager, destination: destination, policyTypes: policyTypes, work: work,
+                report: &report)
         }
     }
 
     /// Copy, relate, validate and `end` for each mapping model, then the final checks.
     func runPasses(
-        manager: MigrationManager, destination: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
-        work: PlannedWork, report: inout MigrationReport
+        state: PassState, manager: MigrationManager, destination: ObjectStore,
+        policyTypes: [[String: any EntityMigrationPolicy.Type]], work: PlannedWork, report: inout MigrationReport
     ) throws {
         let progress = ProgressReporter(context.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
-        if work.relatesInSQL { manager.attachSource() }
+        if work.relatesInSQL { state.attachSource() }
         let keepsAssociations = work.contents?.hasHistory == true
         if keepsAssociations { try ContentsCopy.prepare(destination.store.connection) }
         report.passes = mappings.count
@@ -137,7 +141,15 @@ extension HeavyweightMigration {
         for (index, mappingModel) in mappings.enumerated() {
             var policies: [String: any EntityMigrationPolicy] = [:]
             for (name, type) in policyTypes[index] { policies[name] = type.init() }
-            try manager.beginPass(index + 1, mappingResolver: resolvers[index], policies: policies)
+            try state.beginPass(index + 1, mappingResolver: resolvers[index])
+            // The state calls a policy's functions through this, naming no policy type; weak,
+            // as the state must not keep the manager that holds it.
+            state.callEntityPolicy = { [weak manager] mapping, selector, arguments in
+                guard let policy = policies[mapping.name], let manager else {
+                    throw MoltError(.entityMigrationPolicy, "the entity mapping has no policy", entity: mapping.name)
+                }
+                return try policy.call(selector, arguments: arguments, manager: manager)
+            }
             progress.mappingPass = (index + 1, mappings.count)
             if mappings.count > 1 {
                 context.logger.info(
@@ -146,31 +158,35 @@ extension HeavyweightMigration {
             }
             let before = report.mappings.count
             try transaction.begin()
-            try CopyPass(manager: manager, transaction: transaction, progress: progress).run(report: &report)
+            try CopyPass(
+                state: state, manager: manager, policies: policies, transaction: transaction, progress: progress
+            ).run(report: &report)
             try RelatePass(
-                manager: manager, transaction: transaction, progress: progress, batchSize: options.batchSize,
+                state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
+                batchSize: options.batchSize,
                 routes: index < work.relate.count ? work.relate[index] : [:]
             ).run(report: &report)
             for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
-            try manager.writer.finish()
+            try state.writer.finish()
             try transaction.commit()
-            let validatePass = ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize)
+            let validatePass = ValidatePass(
+                state: state, manager: manager, policies: policies, progress: progress, batchSize: options.batchSize)
             if index == mappings.count - 1 {
-                try manager.detachSource()
+                try state.detachSource()
                 try validatePass.run()
-                validated = manager.writer.statementCount
+                validated = state.writer.statementCount
             } else {
                 try validatePass.runCustomValidation()
             }
             try transaction.begin()
             for entityMapping in mappingModel.entityMappings {
-                guard let policy = manager.policies[entityMapping.name] else { continue }
-                manager.begin(entityMapping)
-                try PolicyCall.run(entityMapping, "end", manager: manager) {
+                guard let policy = policies[entityMapping.name] else { continue }
+                state.begin(entityMapping)
+                try PolicyCall.run(entityMapping, "end", state: state) {
                     try policy.end(entityMapping, manager: manager)
                 }
             }
-            try manager.writer.finish()
+            try state.writer.finish()
             try transaction.commit()
             if keepsAssociations {
                 try ContentsCopy.keep(associationsOfPass: index + 1, on: destination.store.connection)
@@ -178,10 +194,12 @@ extension HeavyweightMigration {
         }
         // Core Data checks uniqueness constraints when the destination is saved, after every
         // `end`; what `end` hooks changed is validated again, as that save would.
-        try ValidatePass(manager: manager, progress: progress, batchSize: options.batchSize).checkFinal(
-            objectsChanged: manager.writer.statementCount != validated)
-        report.deletedObjects = manager.writer.deletedCount
-        report.deletedSourceObjects = manager.deletedSourceCount
+        // No policy runs in this check: the constraints are the model's.
+        try ValidatePass(
+            state: state, manager: manager, policies: [:], progress: progress, batchSize: options.batchSize
+        ).checkFinal(objectsChanged: state.writer.statementCount != validated)
+        report.deletedObjects = state.writer.deletedCount
+        report.deletedSourceObjects = state.deletedSourceCount
         for entity in destination.layout.entities where !entity.isAbstract {
             report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
         }

@@ -21,7 +21,7 @@ final class CompiledMapping {
     /// evaluating), else nil.
     let sourceAttributes: [String?]
     /// Where the attribute values go in a destination row, once worked out
-    /// (``MigrationManager/destinationColumns(_:entity:)``).
+    /// (``PassState/destinationColumns(_:entity:)``).
     var destinationColumns: DestinationColumns?
 
     init(resolved: ResolvedEntityMapping, sourceModel: ObjectModel) {

@@ -5,16 +5,16 @@ internal import MoltStore
 /// Runs a policy hook, turning what it throws into Core Data's policy error (134170) naming
 /// the mapping, the hook and the object.
 enum PolicyCall {
-    /// With `manager`, what a non-throwing call kept (``MigrationManager/takeDeferredError()``)
+    /// With `state`, what a non-throwing call kept (``PassState/takeDeferredError()``)
     /// is thrown once the hook returns, as if the hook had thrown it.
     static func run(
-        _ mapping: EntityMapping, _ hook: String, object: ObjectID? = nil, manager: MigrationManager? = nil,
+        _ mapping: EntityMapping, _ hook: String, object: ObjectID? = nil, state: PassState? = nil,
         _ body: () throws -> Void
     ) throws {
         do {
-            _ = manager?.takeDeferredError()
+            _ = state?.takeDeferredError()
             try body()
-            if let kept = manager?.takeDeferredError() { throw kept }
+            if let kept = state?.takeDeferredError() { throw kept }
         } catch let error as MoltError {
             throw error
         } catch {

@@ -2,7 +2,7 @@ internal import MoltMapping
 internal import MoltStore
 
 /// What a ``SourceObject`` reads through: the run's source side. The object path's state
-/// conforms (`MigrationManager`), so objects never name the manager and the arrow between the
+/// conforms (`PassState`), so objects never name the manager and the arrow between the
 /// two folders runs one way, `Manager/` → `Objects/`.
 protocol SourceReading: AnyObject {
     /// The source store, opened with the source model.

@@ -5,33 +5,37 @@ import MoltStore
 /// Pass 1: for each entity mapping, in order, each source object the mapping reads (its filter
 /// applied; SQL where possible) goes to the policy's `createDestinationInstances`.
 struct CopyPass {
+    let state: PassState
+    /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
+    /// The pass's policy of each entity mapping, by mapping name.
+    let policies: [String: any EntityMigrationPolicy]
     let transaction: BatchTransaction
     let progress: ProgressReporter
 
     func run(report: inout MigrationReport) throws {
-        let mappings = manager.mappingModel.entityMappings
+        let mappings = state.mappingModel.entityMappings
         var totals: [String: Int] = [:]
         for mapping in mappings where mapping.kind.readsSource {
             totals[mapping.name] =
                 try mapping.sourceEntityName.map {
-                    try manager.source.count(of: $0, includingSubentities: false)
+                    try state.source.count(of: $0, includingSubentities: false)
                 } ?? 0
         }
         let total = totals.values.reduce(0, +)
         var done = 0
         for mapping in mappings {
-            guard mapping.kind.readsSource, let policy = manager.policies[mapping.name] else { continue }
-            manager.begin(mapping)
-            manager.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            try PolicyCall.run(mapping, "begin", manager: manager) { try policy.begin(mapping, manager: manager) }
+            guard mapping.kind.readsSource, let policy = policies[mapping.name] else { continue }
+            state.begin(mapping)
+            state.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
+            try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, manager: manager) }
             var read = 0
-            let before = manager.destinationObjectCount()
+            let before = state.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
-                try manager.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
-                    manager.currentSource = source.id
-                    defer { manager.currentSource = nil }
-                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, manager: manager) {
+                try state.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
+                    state.currentSource = source.id
+                    defer { state.currentSource = nil }
+                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
                         try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
                     }
                     read += 1
@@ -40,12 +44,12 @@ struct CopyPass {
                     progress.report(.copy, mapping.name, done, total)
                 }
             }
-            try PolicyCall.run(mapping, "endInstanceCreation", manager: manager) {
+            try PolicyCall.run(mapping, "endInstanceCreation", state: state) {
                 try policy.endInstanceCreation(mapping, manager: manager)
             }
-            let made = manager.destinationObjectCount() - before
+            let made = state.destinationObjectCount() - before
             report.mappings.append(.init(mapping: mapping.name, sourceObjects: read, destinationObjects: made))
-            manager.logger.debug(
+            state.logger.debug(
                 "copy: end",
                 metadata: ["molt.mapping": "\(mapping.name)", "molt.read": "\(read)", "molt.made": "\(made)"])
         }

@@ -14,10 +14,14 @@ import MoltStore
 ///
 /// A mapping left to the objects whose policy keeps the default and whose values have Core
 /// Data's default form is related a batch of destination objects at a time
-/// (``MigrationManager/relateBatchByDefault(_:mapping:plan:each:)``): the same store, each
+/// (``PassState/relateBatchByDefault(_:mapping:plan:each:)``): the same store, each
 /// relationship written once per batch.
 struct RelatePass {
+    let state: PassState
+    /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
+    /// The pass's policy of each entity mapping, by mapping name.
+    let policies: [String: any EntityMigrationPolicy]
     let transaction: BatchTransaction
     let progress: ProgressReporter
     let batchSize: Int
@@ -26,22 +30,22 @@ struct RelatePass {
     let routes: [String: RelateRoute]
 
     func run(report: inout MigrationReport) throws {
-        let mappings = manager.mappingModel.entityMappings.filter {
-            $0.kind.readsSource && manager.policies[$0.name] != nil
+        let mappings = state.mappingModel.entityMappings.filter {
+            $0.kind.readsSource && policies[$0.name] != nil
         }
         var totals: [String: Int] = [:]
         for mapping in mappings {
-            totals[mapping.name] = try manager.associations.destinationCount(of: try manager.number(of: mapping.name))
+            totals[mapping.name] = try state.associations.destinationCount(of: try state.number(of: mapping.name))
         }
         let total = totals.values.reduce(0, +)
         var done = 0
         // The pass starts now, even when its first mapping is related in SQL in one go.
         progress.report(.relate, mappings.first?.name, 0, total, force: true)
         for mapping in mappings {
-            let policy = manager.policies[mapping.name]!
-            manager.begin(mapping)
-            manager.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            let number = try manager.number(of: mapping.name)
+            let policy = policies[mapping.name]!
+            state.begin(mapping)
+            state.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
+            let number = try state.number(of: mapping.name)
             var after: (root: Int, primaryKey: Int64) = (0, 0)
             var batched: BatchedRelatePlan?
             switch routes[mapping.name] ?? .objectByObject {
@@ -53,18 +57,18 @@ struct RelatePass {
             case .setBased(let plan, let fallback):
                 // SQL reads the source store's links as stored: not once a policy deleted
                 // source objects from the run's context.
-                if manager.isSourceAttached, !manager.hasDeletedSources,
-                    try manager.runInterruptibly({ try plan.run(manager: manager) })
+                if state.isSourceAttached, !state.hasDeletedSources,
+                    try state.runInterruptibly({ try plan.run(state: state) })
                 {
                     done += totals[mapping.name] ?? 0
                     report.relatedInSQL.append(mapping.name)
                     try transaction.step()
                     progress.report(.relate, mapping.name, done, total)
-                    manager.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
+                    state.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
                     try endRelationshipCreation(mapping, policy)
                     continue
                 }
-                manager.logger.debug(
+                state.logger.debug(
                     "relate: not in SQL (the associations or the source store need the objects)",
                     metadata: ["molt.mapping": "\(mapping.name)"])
                 batched = fallback
@@ -75,14 +79,14 @@ struct RelatePass {
             }
             if batched != nil { report.relatedInBatches.append(mapping.name) }
             while true {
-                let batch = try manager.associations.destinations(of: number, after: after, limit: batchSize)
+                let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 after = (last.root, last.primaryKey)
-                try manager.beginRelateBatch(batch, mapping: number, relationshipsOnly: batched != nil)
-                defer { manager.endRelateBatch() }
-                let objects = try batch.map { DestinationObject(id: try manager.objectID($0, in: manager.destination)) }
+                try state.beginRelateBatch(batch, mapping: number, relationshipsOnly: batched != nil)
+                defer { state.endRelateBatch() }
+                let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
                 if let batched {
-                    try manager.relateBatchByDefault(objects, mapping: mapping, plan: batched) {
+                    try state.relateBatchByDefault(objects, mapping: mapping, plan: batched) {
                         done += 1
                         try transaction.step()
                         progress.report(.relate, mapping.name, done, total)
@@ -90,8 +94,8 @@ struct RelatePass {
                     continue
                 }
                 for object in objects {
-                    try manager.checkCancelled()
-                    try PolicyCall.run(mapping, "createRelationships", object: object.id, manager: manager) {
+                    try state.checkCancelled()
+                    try PolicyCall.run(mapping, "createRelationships", object: object.id, state: state) {
                         try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
                     }
                     done += 1
@@ -105,7 +109,7 @@ struct RelatePass {
     }
 
     private func endRelationshipCreation(_ mapping: EntityMapping, _ policy: any EntityMigrationPolicy) throws {
-        try PolicyCall.run(mapping, "endRelationshipCreation", manager: manager) {
+        try PolicyCall.run(mapping, "endRelationshipCreation", state: state) {
             try policy.endRelationshipCreation(mapping, manager: manager)
         }
     }

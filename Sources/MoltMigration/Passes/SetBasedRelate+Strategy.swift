@@ -19,21 +19,21 @@ extension SetBasedRelate {
 
     /// Sets every relationship of the mapping's destination objects; false (nothing written)
     /// when the associations rule the set-based pass out.
-    func run(manager: MigrationManager) throws -> Bool {
-        let connection = manager.destination.store.connection
+    func run(state: PassState) throws -> Bool {
+        let connection = state.destination.store.connection
         // Facts about the associations hold for this run only: a policy's own
         // createRelationships may associate more.
-        manager.sqlState.associationFacts = [:]
-        guard try isOneToOne(number, entity: destination.number, manager) else { return false }
+        state.sqlState.associationFacts = [:]
+        guard try isOneToOne(number, entity: destination.number, state) else { return false }
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
         }
         var strategies: [Strategy] = []
         for link in links {
-            strategies.append(try strategy(for: link, manager: manager))
+            strategies.append(try strategy(for: link, state: state))
         }
         let queries = try links.indices.map { index in
-            strategies[index] == .skip ? nil : try linkQuery(links[index], manager: manager)
+            strategies[index] == .skip ? nil : try linkQuery(links[index], state: state)
         }
         // The to-ones written through pairs are checked before anything is written, so that a
         // fallback leaves the mapping's objects as the copy pass made them.
@@ -47,7 +47,7 @@ extension SetBasedRelate {
             }
         }
         for (index, link) in links.enumerated() {
-            try manager.checkCancelled()
+            try state.checkCancelled()
             switch strategies[index] {
             case .skip:
                 continue
@@ -59,7 +59,7 @@ extension SetBasedRelate {
                 try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
             }
             if let target = link.targetMapping {
-                manager.sqlState.written.insert(
+                state.sqlState.written.insert(
                     Written(
                         storedIn: link.storedIn, readFrom: link.readFrom, mapping: number, targetMapping: target,
                         entity: destination.number, targetKinds: link.targetKinds))
@@ -69,9 +69,9 @@ extension SetBasedRelate {
     }
 
     /// Whether every destination object `mapping` made is of `entity` and made from one source.
-    func isOneToOne(_ mapping: Int, entity: Int, _ manager: MigrationManager) throws -> Bool {
-        try manager.sqlState.fact("one-to-one \(mapping) \(entity)") {
-            try manager.destination.store.connection.scalar(
+    func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
+        try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
+            try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
                     AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
@@ -81,9 +81,9 @@ extension SetBasedRelate {
     }
 
     /// Whether no source object gave `mapping` more than one destination object.
-    func isFunction(_ mapping: Int, _ manager: MigrationManager) throws -> Bool {
-        try manager.sqlState.fact("function \(mapping)") {
-            try manager.destination.store.connection.scalar(
+    func isFunction(_ mapping: Int, _ state: PassState) throws -> Bool {
+        try state.sqlState.fact("function \(mapping)") {
+            try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
                                    GROUP BY source_root, source_pk HAVING count(*) > 1)
@@ -91,12 +91,12 @@ extension SetBasedRelate {
         }
     }
 
-    func strategy(for link: Link, manager: MigrationManager) throws -> Strategy {
-        let connection = manager.destination.store.connection
+    func strategy(for link: Link, state: PassState) throws -> Strategy {
+        let connection = state.destination.store.connection
         // A to-one whose source side may hold several objects is not skipped: the object path
         // computes its value and fails when it has more than one (the pairs' check falls back).
         if let target = link.targetMapping, link.relationship.isToMany || link.sourceFanOut == 1,
-            let inverse = manager.sqlState.written.first(where: {
+            let inverse = state.sqlState.written.first(where: {
                 $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                     && $0.targetMapping == number
             }),
@@ -109,13 +109,13 @@ extension SetBasedRelate {
         switch link.storage {
         case .foreignKey(let column, _, _):
             // One target per object: one related source object, made into one destination object.
-            guard link.sourceFanOut == 1, try isFunction(target, manager) else { return .pairs }
+            guard link.sourceFanOut == 1, try isFunction(target, state) else { return .pairs }
             empty = try isEmpty(destination.table, column: column, connection)
         case .inverseForeignKey(let column, _, _):
             // One owner per target: one source object per related one, one source per target.
             guard link.sourceFanIn == 1,
-                let targets = manager.destination.layout.entity(named: link.relationship.destinationEntityName),
-                try isOneToOne(target, entity: targets.number, manager)
+                let targets = state.destination.layout.entity(named: link.relationship.destinationEntityName),
+                try isOneToOne(target, entity: targets.number, state)
             else { return .pairs }
             empty = try isEmpty(link.targetTable, column: column, connection)
         case .joinTable(let table, _, _, _, _, _):

@@ -18,11 +18,11 @@ extension SetBasedRelate {
     /// joined with its two associations. CROSS JOIN fixes that order (left to itself, the
     /// planner, with no statistics on the fresh association table, may scan one mapping's
     /// associations for each of the other's: quadratic).
-    func linkQuery(_ link: Link, manager: MigrationManager) throws -> (sql: String, bindings: [SQLiteValue]) {
-        if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, manager),
+    func linkQuery(_ link: Link, state: PassState) throws -> (sql: String, bindings: [SQLiteValue]) {
+        if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, state),
             link.targetKinds.contains(targetEntity),
-            try keepsKeys(number, from: source, manager), try keepsKeys(target, from: link.related, manager),
-            try isOneToOne(target, entity: targetEntity, manager)
+            try keepsKeys(number, from: source, state), try keepsKeys(target, from: link.related, state),
+            try isOneToOne(target, entity: targetEntity, state)
         {
             return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
         }
@@ -47,20 +47,20 @@ extension SetBasedRelate {
     }
 
     /// The number of the destination entity of the entity mapping numbered `mapping`.
-    func destinationEntity(of mapping: Int, _ manager: MigrationManager) -> Int? {
-        let mappings = manager.mappingModel.entityMappings
+    func destinationEntity(of mapping: Int, _ state: PassState) -> Int? {
+        let mappings = state.mappingModel.entityMappings
         guard mappings.indices.contains(mapping - 1),
             let name = mappings[mapping - 1].destinationEntityName
         else { return nil }
-        return manager.destination.layout.entity(named: name)?.number
+        return state.destination.layout.entity(named: name)?.number
     }
 
     /// Whether `mapping` made from every object of `entity`, whose table holds no other
     /// entity, a destination object with the same key, and from nothing else.
-    func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ manager: MigrationManager) throws -> Bool {
+    func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ state: PassState) throws -> Bool {
         guard entity.superNumber == 0, entity.kindNumbers == [entity.number] else { return false }
-        return try manager.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
-            try manager.destination.store.connection.scalar(
+        return try state.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
+            try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
                                    WHERE mapping = ?1 AND (destination_pk <> source_pk OR source_entity <> ?2))
@@ -82,7 +82,7 @@ extension SetBasedRelate {
         try connection.run("INSERT OR IGNORE INTO temp.\(table) (d, t, te) \(links.sql)", links.bindings)
     }
 
-    /// Writes the links into storage that holds none (see ``strategy(for:manager:)``). The
+    /// Writes the links into storage that holds none (see ``strategy(for:state:)``). The
     /// links are materialized first: joined row by row with the table being updated, the
     /// planner would read the source links again for every row.
     func writeDirectly(

@@ -9,14 +9,14 @@ import MoltStore
 ///
 /// It applies when the mapping's policy keeps the default `createRelationships` and every
 /// relationship value is Core Data's own form, the one Xcode and inference write:
-/// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source.rel)`
+/// `FUNCTION($state, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source.rel)`
 /// (or `…ForSourceRelationshipNamed:…`). Each such value is the image of the source
 /// relationship's links through the association table, so for each relationship one
 /// `INSERT … SELECT` joins the source store's links (the source file attached read-only) with
 /// the associations, and one or two statements write the pairs to the destination's foreign
 /// key column or join table, clearing links of the mapping's objects that are not among them.
 ///
-/// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(manager:)`` false
+/// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(state:)`` false
 /// before writing anything): any other expression; ordered relationships, one-to-ones,
 /// relationships that are their own inverse, and a relationship the mapping writes together
 /// with its inverse within one hierarchy, and a relationship whose inverse another mapping

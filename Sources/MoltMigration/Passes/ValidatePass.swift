@@ -10,7 +10,11 @@ import MoltStore
 /// Core Data's code: the one failure's (1570…1680, 133021 for a uniqueness constraint), or
 /// 1560 for several.
 struct ValidatePass {
+    let state: PassState
+    /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
+    /// The pass's policy of each entity mapping, by mapping name.
+    let policies: [String: any EntityMigrationPolicy]
     let progress: ProgressReporter
     let batchSize: Int
 
@@ -28,22 +32,22 @@ struct ValidatePass {
     /// The policies' `performCustomValidation` alone (an earlier pass of several); throws
     /// what failed.
     func runCustomValidation() throws {
-        var validation = StoreValidation(store: manager.destination, batchSize: batchSize)
+        var validation = StoreValidation(store: state.destination, batchSize: batchSize)
         try runCustomValidation(into: &validation)
         if let error = validation.error(recovery: Self.recovery) { throw error }
     }
 
     /// The uniqueness constraints, and every object again when `objectsChanged`.
     func checkFinal(objectsChanged: Bool) throws {
-        var validation = StoreValidation(store: manager.destination, batchSize: batchSize)
-        try validation.checkObjects(objects: objectsChanged, checkCancelled: manager.checkCancelled) { _, _ in }
+        var validation = StoreValidation(store: state.destination, batchSize: batchSize)
+        try validation.checkObjects(objects: objectsChanged, checkCancelled: state.checkCancelled) { _, _ in }
         if let error = validation.error(recovery: Self.recovery) { throw error }
     }
 
     private func checkObjects() throws -> StoreValidation {
-        var validation = StoreValidation(store: manager.destination, batchSize: batchSize)
+        var validation = StoreValidation(store: state.destination, batchSize: batchSize)
         let total = try validation.objectCount()
-        try validation.checkObjects(uniqueness: false, checkCancelled: manager.checkCancelled) { entity, done in
+        try validation.checkObjects(uniqueness: false, checkCancelled: state.checkCancelled) { entity, done in
             progress.report(.validate, entity, done, total)
         }
         progress.report(.validate, nil, total, total, force: true)
@@ -51,9 +55,9 @@ struct ValidatePass {
     }
 
     private func runCustomValidation(into validation: inout StoreValidation) throws {
-        for mapping in manager.mappingModel.entityMappings where mapping.kind.readsSource {
-            guard let policy = manager.policies[mapping.name] else { continue }
-            manager.begin(mapping)
+        for mapping in state.mappingModel.entityMappings where mapping.kind.readsSource {
+            guard let policy = policies[mapping.name] else { continue }
+            state.begin(mapping)
             do {
                 try policy.performCustomValidation(mapping, manager: manager)
             } catch let error as MoltError where error.code.rawValue >= 1550 && error.code.rawValue < 1700 {

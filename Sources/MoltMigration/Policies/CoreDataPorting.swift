@@ -37,16 +37,10 @@ extension MigrationManager {
         for mapping: EntityMapping
     ) {
         do {
-            try associate(source: source.id, destination: destination.id, mapping: mapping.name)
+            try state.associate(source: source.id, destination: destination.id, mapping: mapping.name)
         } catch {
-            if deferredError == nil { deferredError = error }
+            if state.deferredError == nil { state.deferredError = error }
         }
-    }
-
-    /// The error a non-throwing call kept during the current hook, cleared.
-    func takeDeferredError() -> (any Error)? {
-        defer { deferredError = nil }
-        return deferredError
     }
 
     /// The object's URI, as Core Data's `objectID.uriRepresentation()` gives it:
@@ -90,25 +84,25 @@ extension SourceContext {
     public func object(forURIRepresentation uri: URL) throws -> SourceObject? {
         guard
             let id = MigrationManager.objectID(
-                forURI: uri, storeUUID: manager.source.store.metadata.storeUUID, layout: manager.source.layout),
-            try manager.source.object(id, readingToMany: false) != nil, !manager.resolver.deletedSources.contains(id)
+                forURI: uri, storeUUID: state.source.store.metadata.storeUUID, layout: state.source.layout),
+            try state.source.object(id, readingToMany: false) != nil, !state.resolver.deletedSources.contains(id)
         else { return nil }
-        return try manager.sourceObject(id)
+        return try state.sourceObject(id)
     }
 }
 
 extension DestinationContext {
     /// The destination model (Core Data's `destinationContext.persistentStoreCoordinator?.managedObjectModel`).
-    public var model: ObjectModel { manager.destination.model }
+    public var model: ObjectModel { state.destination.model }
 
     /// The destination object an `x-coredata` URI of the new store names; nil when the URI
     /// names another store or no object there.
     public func object(forURIRepresentation uri: URL) throws -> DestinationObject? {
         guard
             let id = MigrationManager.objectID(
-                forURI: uri, storeUUID: manager.destination.store.metadata.storeUUID,
-                layout: manager.destination.layout),
-            try manager.destination.object(id, readingToMany: false) != nil
+                forURI: uri, storeUUID: state.destination.store.metadata.storeUUID,
+                layout: state.destination.layout),
+            try state.destination.object(id, readingToMany: false) != nil
         else { return nil }
         return DestinationObject(id: id)
     }
@@ -119,8 +113,8 @@ extension DestinationContext {
     public var registeredObjects: [DestinationObject] {
         get throws {
             var objects: [DestinationObject] = []
-            for entity in manager.destination.layout.entities where !entity.isAbstract {
-                let cursor = try manager.destination.objects(of: entity.name, includingSubentities: false)
+            for entity in state.destination.layout.entities where !entity.isAbstract {
+                let cursor = try state.destination.objects(of: entity.name, includingSubentities: false)
                 while let batch = try cursor.nextBatch() {
                     objects += batch.map { DestinationObject(id: $0.id) }
                 }

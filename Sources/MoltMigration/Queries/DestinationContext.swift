@@ -18,30 +18,30 @@ public import MoltStore
 /// }
 /// ```
 public struct DestinationContext {
-    unowned let manager: MigrationManager
+    unowned let state: PassState
 
     // MARK: Fetching
 
     /// The objects the request selects, in its order.
     public func fetch(_ request: FetchRequest) throws -> [DestinationObject] {
-        let query = try manager.query(for: request, on: .destination)
+        let query = try state.query(for: request, on: .destination)
         return try query.objectIDs(
-            in: manager.destination, resolver: manager.freshResolver(), side: .destination,
-            cache: manager.queryState.destinationStatements
+            in: state.destination, resolver: state.freshResolver(), side: .destination,
+            cache: state.queryState.destinationStatements
         ).map { DestinationObject(id: $0) }
     }
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        try manager.query(for: request, on: .destination).count(
-            in: manager.destination, resolver: manager.freshResolver(), side: .destination,
-            cache: manager.queryState.destinationStatements)
+        try state.query(for: request, on: .destination).count(
+            in: state.destination, resolver: state.freshResolver(), side: .destination,
+            cache: state.queryState.destinationStatements)
     }
 
     /// The object with `id` when it exists (it may have been deleted), else nil.
     public func existingObject(with id: ObjectID) throws -> DestinationObject? {
-        guard manager.destination.layout.entity(named: id.entity) != nil else { return nil }
-        return try manager.destination.object(id) == nil ? nil : DestinationObject(id: id)
+        guard state.destination.layout.entity(named: id.entity) != nil else { return nil }
+        return try state.destination.object(id) == nil ? nil : DestinationObject(id: id)
     }
 
     // MARK: Inserting and deleting
@@ -52,7 +52,7 @@ public struct DestinationContext {
     public func insertNewObject(
         forEntityName entity: String, attributes: [String: any ExpressionValueConvertible] = [:]
     ) throws -> DestinationObject {
-        try manager.createDestinationObject(entity: entity, attributes: attributes.mapValues(\.expressionValue))
+        try state.createDestinationObject(entity: entity, attributes: attributes.mapValues(\.expressionValue))
     }
 
     /// Deletes an object, applying the model's delete rules (Core Data's `delete(_:)`; see
@@ -60,12 +60,12 @@ public struct DestinationContext {
     /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
     /// association table, so later hooks and relationship values no longer find them.
     public func delete(_ object: DestinationObject) throws {
-        try manager.deleteDestinationObjects([object])
+        try state.deleteDestinationObjects([object])
     }
 
     /// Deletes several objects at once (a Deny relationship between two of them does not stop it).
     public func delete(_ objects: [DestinationObject]) throws {
-        try manager.deleteDestinationObjects(objects)
+        try state.deleteDestinationObjects(objects)
     }
 
     // MARK: Reading
@@ -74,7 +74,7 @@ public struct DestinationContext {
     /// (`author.name`, `posts.@count`) reaches: Core Data's `value(forKey:)` / `value(forKeyPath:)`.
     /// A to-one gives ``/MoltMapping/ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
     public func value(forKey key: String, of object: DestinationObject) throws -> ExpressionValue {
-        try manager.destinationValue(key, of: object)
+        try state.destinationValue(key, of: object)
     }
 
     /// An attribute's value as text, or nil.
@@ -89,7 +89,7 @@ public struct DestinationContext {
     /// The related objects of a relationship (none or one for a to-one), in order for an
     /// ordered one.
     public func objects(forKey key: String, of object: DestinationObject) throws -> [DestinationObject] {
-        MigrationManager.references(try value(forKey: key, of: object)).map { DestinationObject(id: $0.id) }
+        PassState.references(try value(forKey: key, of: object)).map { DestinationObject(id: $0.id) }
     }
 
     // MARK: Changing
@@ -99,9 +99,9 @@ public struct DestinationContext {
     public func setValue(
         _ value: (any ExpressionValueConvertible)?, forKey key: String, of object: DestinationObject
     ) throws {
-        let layout = try manager.destination.layout.requireEntity(object.entity)
+        let layout = try state.destination.layout.requireEntity(object.entity)
         if layout.attribute(named: key) != nil {
-            try manager.setAttributes([key: value?.expressionValue ?? .null], of: object)
+            try state.setAttributes([key: value?.expressionValue ?? .null], of: object)
             return
         }
         guard layout.relationship(named: key) != nil else {
@@ -109,13 +109,13 @@ public struct DestinationContext {
                 .migration, "the destination entity has no stored attribute or relationship \"\(key)\"",
                 entity: object.entity)
         }
-        let references = MigrationManager.references(value?.expressionValue ?? .null)
+        let references = PassState.references(value?.expressionValue ?? .null)
         if let wrong = references.first(where: { $0.store != .destination }) {
             throw MoltError(
                 .migration, "\(wrong.id) is a source object; relationships hold destination objects",
                 entity: object.entity, property: key)
         }
-        try manager.setRelationship(key, of: object, to: references.map { DestinationObject(id: $0.id) })
+        try state.setRelationship(key, of: object, to: references.map { DestinationObject(id: $0.id) })
     }
 
     /// Adds objects to a to-many relationship, after those it holds (Core Data's
@@ -124,7 +124,7 @@ public struct DestinationContext {
     public func add(_ objects: [DestinationObject], toRelationship key: String, of object: DestinationObject) throws {
         let current = try self.objects(forKey: key, of: object)
         let held = Set(current)
-        try manager.setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
+        try state.setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
     }
 
     /// Removes objects from a to-many relationship (Core Data's `mutableSetValue(forKey:).remove(_:)`).
@@ -132,7 +132,7 @@ public struct DestinationContext {
         _ objects: [DestinationObject], fromRelationship key: String, of object: DestinationObject
     ) throws {
         let removed = Set(objects)
-        try manager.setRelationship(
+        try state.setRelationship(
             key, of: object,
             to: try self.objects(forKey: key, of: object).filter {
                 !removed.contains($0)
@@ -140,11 +140,7 @@ public struct DestinationContext {
     }
 }
 
-extension MigrationManager {
-    /// The destination store, for fetching, reading, changing and deleting objects (Core
-    /// Data's `destinationContext`).
-    public var destinationContext: DestinationContext { DestinationContext(manager: self) }
-
+extension PassState {
     /// Deletes destination objects with their delete rules and forgets their associations.
     func deleteDestinationObjects(_ objects: [DestinationObject]) throws {
         let deleted = try writer.delete(objects.map(\.id))

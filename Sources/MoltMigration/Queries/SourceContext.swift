@@ -10,23 +10,23 @@ internal import MoltStore
 /// let comments = try manager.sourceContext.fetch(request)
 /// ```
 public struct SourceContext {
-    unowned let manager: MigrationManager
+    unowned let state: PassState
 
     /// The objects the request selects, in its order (objects deleted from this context left
     /// out).
     public func fetch(_ request: FetchRequest) throws -> [SourceObject] {
         let found = try objects(request)
         return found.map { stored in
-            manager.resolver.remember(stored)
-            return SourceObject(stored: stored, reader: manager)
+            state.resolver.remember(stored)
+            return SourceObject(stored: stored, reader: state)
         }
     }
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        guard manager.hasDeletedSources else {
-            return try manager.query(for: request, on: .source).count(
-                in: manager.source, resolver: manager.resolver, cache: manager.queryState.sourceStatements)
+        guard state.hasDeletedSources else {
+            return try state.query(for: request, on: .source).count(
+                in: state.source, resolver: state.resolver, cache: state.queryState.sourceStatements)
         }
         return try objects(request).count
     }
@@ -35,23 +35,18 @@ public struct SourceContext {
     /// is gone for the rest of the migration, its delete rules applied to the other source
     /// objects in memory; the source store is never written. See `deleteSourceObjects`.
     public func delete(_ object: SourceObject) throws {
-        try manager.deleteSourceObjects([object.id])
+        try state.deleteSourceObjects([object.id])
     }
 
     /// Deletes several source objects at once (a Deny relationship between two of them does
     /// not stop it).
     public func delete(_ objects: [SourceObject]) throws {
-        try manager.deleteSourceObjects(objects.map(\.id))
+        try state.deleteSourceObjects(objects.map(\.id))
     }
 
     /// The stored objects the request selects (deleted ones are left out as they are read).
     private func objects(_ request: FetchRequest) throws -> [StoredObject] {
-        try manager.query(for: request, on: .source).objects(
-            in: manager.source, resolver: manager.resolver, side: .source)
+        try state.query(for: request, on: .source).objects(
+            in: state.source, resolver: state.resolver, side: .source)
     }
-}
-
-extension MigrationManager {
-    /// The source store, for fetching (Core Data's `sourceContext`).
-    public var sourceContext: SourceContext { SourceContext(manager: self) }
 }

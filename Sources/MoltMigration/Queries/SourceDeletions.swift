@@ -16,7 +16,7 @@ internal import MoltStore
 /// - **Nullify** and **No Action**: the related objects stay and no longer hold it (a No
 ///   Action link would point at an object the migration never makes).
 /// Objects a mapping already made from a deleted object stay, with their associations.
-extension MigrationManager {
+extension PassState {
     /// Deletes `ids` and what their Cascade relationships hold; returns every object deleted.
     @discardableResult
     func deleteSourceObjects(_ ids: [ObjectID]) throws -> [ObjectID] {

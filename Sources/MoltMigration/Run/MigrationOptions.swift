@@ -23,7 +23,7 @@ public struct MigrationOptions: Sendable {
     public var allowsSetBasedRelate = true
     /// Let the relate pass write a relationship for a batch of objects at once when their
     /// policy keeps the default `createRelationships` and the values are Core Data's default
-    /// form (see `MigrationManager.relateBatchByDefault`). The result is the same store; off,
+    /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
     public var allowsBatchedRelationships = true
     /// Called with the text of each SQL statement run on the store being migrated in place

@@ -4,12 +4,10 @@ import MoltModel
 internal import MoltStore
 
 /// Core Data's default behaviour, which policies can call to keep it and add to it.
-extension MigrationManager {
-    /// Makes one destination object of the current mapping's destination entity from `source`:
-    /// each attribute from its value expression (explicit or inferred), the model's default, or
-    /// none; then associates the two.
+extension PassState {
+    /// The work of the manager's `createDefaultDestinationInstance` (its documentation is there).
     @discardableResult
-    public func createDefaultDestinationInstance(for source: SourceObject) throws -> DestinationObject {
+    func createDefaultDestinationInstance(for source: SourceObject) throws -> DestinationObject {
         let mapping = try requireCurrentMapping()
         guard let entity = mapping.destinationEntityName else {
             throw MoltError(.migration, "the entity mapping has no destination entity", entity: mapping.name)
@@ -81,10 +79,8 @@ extension MigrationManager {
         return made
     }
 
-    /// Sets the relationships of a destination object the current mapping made, from the
-    /// mapping's relationship values, evaluated for each source object it was made from: a
-    /// to-many gets the objects of all of them (without repeats), a to-one the first found.
-    public func createDefaultRelationships(for destination: DestinationObject) throws {
+    /// The work of the manager's `createDefaultRelationships` (its documentation is there).
+    func createDefaultRelationships(for destination: DestinationObject) throws {
         let mapping = try requireCurrentMapping()
         let compiled = compiledMapping(mapping)
         guard relatesByDefault(destination, compiled) else { return }
@@ -183,8 +179,8 @@ extension MigrationManager {
         }
     }
 
-    /// The source objects the current mapping made `destination` from.
-    public func sourceObjects(for destination: DestinationObject) throws -> [SourceObject] {
+    /// The work of the manager's `sourceObjects` (its documentation is there).
+    func sourceObjects(for destination: DestinationObject) throws -> [SourceObject] {
         try sourceIDs(for: destination, mapping: try requireCurrentMapping()).map { try sourceObject($0) }
     }
 

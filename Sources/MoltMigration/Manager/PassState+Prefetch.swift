@@ -5,7 +5,7 @@ internal import MoltStore
 /// each was made from (one range query of the association table) and those source objects
 /// themselves (one range read per entity when their keys are close together, as they are when
 /// keys are kept), so relating an object asks the store nothing to evaluate its values.
-extension MigrationManager {
+extension PassState {
     /// Reads ahead for `batch`, destinations of the entity mapping numbered `mapping`; until
     /// ``endRelateBatch()``, ``sourceIDs(for:mapping:)`` answers from what was read.
     /// With `relationshipsOnly` (the batch's values read only source relationships), the

@@ -1,14 +1,12 @@
 internal import MoltCore
-public import MoltMapping
-public import MoltStore
+internal import MoltMapping
+internal import MoltStore
 
 /// The manager's functions, for policies (in Swift) and for value expressions
 /// (`FUNCTION($manager, "…", …)`).
-extension MigrationManager: FunctionDispatcher {
-    /// The destination objects the entity mapping `name` made from `sources`, in order (while
-    /// a relationship's value is computed, only those of the relationship's entity: a policy may
-    /// have made objects of several entities from one source).
-    public func destinationInstances(
+extension PassState: FunctionDispatcher {
+    /// The work of the manager's `destinationInstances` (its documentation is there).
+    func destinationInstances(
         forEntityMappingNamed name: String, sourceInstances sources: [ObjectID]
     ) throws
         -> [DestinationObject]
@@ -18,10 +16,8 @@ extension MigrationManager: FunctionDispatcher {
         return found
     }
 
-    /// The destination objects any entity mapping made from `sources` (reached through a
-    /// source relationship), in order; while a relationship's value is computed, only those
-    /// of the relationship's entity.
-    public func destinationInstances(
+    /// The work of the manager's `destinationInstances` (its documentation is there).
+    func destinationInstances(
         forSourceRelationshipNamed name: String, sourceInstances sources: [ObjectID]
     ) throws
         -> [DestinationObject]
@@ -58,8 +54,8 @@ extension MigrationManager: FunctionDispatcher {
         return objects.filter { kinds.contains($0.entity) }
     }
 
-    /// The source objects the entity mapping `name` made `destinations` from, in order.
-    public func sourceInstances(
+    /// The work of the manager's `sourceInstances` (its documentation is there).
+    func sourceInstances(
         forEntityMappingNamed name: String, destinationInstances destinations: [DestinationObject]
     )
         throws -> [ObjectID]
@@ -72,17 +68,16 @@ extension MigrationManager: FunctionDispatcher {
         }
     }
 
-    public func call(_ target: FunctionTarget, selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue
-    {
+    func call(_ target: FunctionTarget, selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
         switch target {
         case .manager:
             return try callManager(selector, arguments)
         case .entityPolicy:
             let mapping = try requireCurrentMapping()
-            guard let policy = policies[mapping.name] else {
+            guard let callEntityPolicy else {
                 throw MoltError(.entityMigrationPolicy, "the entity mapping has no policy", entity: mapping.name)
             }
-            return try policy.call(selector, arguments: arguments, manager: self)
+            return try callEntityPolicy(mapping, selector, arguments)
         case .entityMapping, .propertyMapping:
             throw MoltError(.migration, "FUNCTION($\(target.rawValue), …) is not supported")
         }

@@ -1,44 +1,40 @@
-public import Foundation
-public import Logging
+internal import Foundation
+internal import Logging
 internal import MoltCore
-public import MoltMapping
-public import MoltModel
+internal import MoltMapping
+internal import MoltModel
 import MoltSQLite
-public import MoltStore
+internal import MoltStore
 
-/// The state of one heavyweight migration, and what policies use to do their work: the two
-/// stores, the mapping being run, the association table, object creation and relationships,
-/// and cancellation.
-///
-/// The source store is only read. The destination store is a new file the migration fills;
-/// objects are written in batches, in transactions of their own. A manager is used from one
-/// thread; ``cancel(with:)`` may be called from any.
-public final class MigrationManager {
-    public let sourceModel: ObjectModel
-    public let destinationModel: ObjectModel
-    /// The mapping model of the pass being run (see ``passNumber``).
-    public private(set) var mappingModel: MappingModel
-    /// Which pass is running, from 1: a step split into several mapping models (Core Data's
-    /// "multiple passes") runs them one after the other into the same destination store, each
-    /// pass seeing and able to fetch what earlier passes made.
-    public private(set) var passNumber = 1
-    /// How many passes the step has.
-    public let passCount: Int
-    /// The source store, opened read-only with the source model.
-    public let source: ObjectStore
-    /// The destination store being built, opened with the destination model.
-    public let destination: ObjectStore
-    public let logger: Logger
+/// The state of one object-by-object run, which the passes own: the two stores, the mapping
+/// being run, the writer, the association table, compiled mappings, what the relate pass reads
+/// ahead, the SQL relate state and cancellation. Policies see it through ``MigrationManager``,
+/// whose methods hand their work to it.
+final class PassState {
 
-    /// The entity mapping being run.
-    public private(set) var currentEntityMapping: EntityMapping? {
+    let sourceModel: ObjectModel
+    let destinationModel: ObjectModel
+    /// The work of the manager's `mappingModel` (its documentation is there).
+    private(set) var mappingModel: MappingModel
+    /// The work of the manager's `passNumber` (its documentation is there).
+    private(set) var passNumber = 1
+    /// The work of the manager's `passCount` (its documentation is there).
+    let passCount: Int
+    /// The work of the manager's `source` (its documentation is there).
+    let source: ObjectStore
+    /// The work of the manager's `destination` (its documentation is there).
+    let destination: ObjectStore
+    let logger: Logger
+
+    /// The work of the manager's `currentEntityMapping` (its documentation is there).
+    private(set) var currentEntityMapping: EntityMapping? {
         didSet { mappingVariables = nil }
     }
     /// The expression variables of the current mapping (its user info and the function
     /// targets), made once per mapping.
     private var mappingVariables: [String: ExpressionValue]?
-    /// The time `now()` stands for during the whole migration.
-    public let startDate: Date
+    /// The work of the manager's `startDate` (its documentation is there).
+    let startDate: Date
 
     let writer: ObjectWriter
     let associations: AssociationTable
@@ -46,7 +42,11 @@ public final class MigrationManager {
     private(set) var resolverModel: MappingResolver
     private var mappingNumbers: [String: Int] = [:]
     private var compiled: [String: CompiledMapping] = [:]
-    var policies: [String: any EntityMigrationPolicy] = [:]
+    /// Calls `FUNCTION($entityPolicy, selector, …)` on the policy of `mapping`. The policies
+    /// are the passes' (the run makes them for each pass and sets this), so the state never
+    /// names a policy type.
+    var callEntityPolicy:
+        ((_ mapping: EntityMapping, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue)?
     /// The source object whose destination objects are being made (copy pass), if any: new
     /// objects take its primary key when that key is free.
     var currentSource: ObjectID?
@@ -101,13 +101,11 @@ public final class MigrationManager {
         }
     }
 
-    /// Starts pass `number` with its mapping model and policies. As in Core Data, where each
+    /// Starts pass `number` with its mapping model. As in Core Data, where each
     /// pass is a migration of its own into the same destination, the association table starts
     /// empty (a later pass finds earlier passes' objects by fetching them); the manager's
     /// ``userInfo`` carries on.
-    func beginPass(
-        _ number: Int, mappingResolver: MappingResolver, policies: [String: any EntityMigrationPolicy]
-    ) throws {
+    func beginPass(_ number: Int, mappingResolver: MappingResolver) throws {
         let mappingModel = mappingResolver.mappingModel
         if number != passNumber {
             try associations.removeAll()
@@ -121,7 +119,6 @@ public final class MigrationManager {
         }
         passNumber = number
         self.mappingModel = mappingModel
-        self.policies = policies
         currentEntityMapping = nil
         compiled = [:]
         resolverModel = mappingResolver
@@ -131,21 +128,19 @@ public final class MigrationManager {
 
     // MARK: The current mapping
 
-    /// The migration's shared store of values (Core Data's `NSMigrationManager.userInfo`):
-    /// every mapping, hook and pass sees the same one. See ``MigrationUserInfo``.
-    public let userInfo: MigrationUserInfo
+    /// The work of the manager's `userInfo` (its documentation is there).
+    let userInfo: MigrationUserInfo
 
-    /// The current entity mapping's own user info (read-only; what `$name` reads in its
-    /// expressions).
-    public var mappingUserInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
+    /// The work of the manager's `mappingUserInfo` (its documentation is there).
+    var mappingUserInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
 
-    /// The source entity of `mapping` in the source model.
-    public func sourceEntity(for mapping: EntityMapping) -> Entity? {
+    /// The work of the manager's `sourceEntity` (its documentation is there).
+    func sourceEntity(for mapping: EntityMapping) -> Entity? {
         mapping.sourceEntityName.flatMap { sourceModel.entity(named: $0) }
     }
 
-    /// The destination entity of `mapping` in the destination model.
-    public func destinationEntity(for mapping: EntityMapping) -> Entity? {
+    /// The work of the manager's `destinationEntity` (its documentation is there).
+    func destinationEntity(for mapping: EntityMapping) -> Entity? {
         mapping.destinationEntityName.flatMap { destinationModel.entity(named: $0) }
     }
 
@@ -177,9 +172,8 @@ public final class MigrationManager {
 
     // MARK: Cancelling
 
-    /// Stops the migration at the next object: it fails with `error` (Core Data's 134120,
-    /// "cancelled", when nil), the source store untouched. Safe to call from any thread.
-    public func cancel(with error: (any Error & Sendable)? = nil) {
+    /// The work of the manager's `cancel` (its documentation is there).
+    func cancel(with error: (any Error & Sendable)? = nil) {
         cancellation.cancel(with: error)
     }
 
@@ -192,8 +186,8 @@ public final class MigrationManager {
             interrupt: { state.interruptIfRunning { connection.interrupt() } }, body)
     }
 
-    /// Whether the migration has been cancelled.
-    public var isCancelled: Bool { cancellation.error != nil }
+    /// The work of the manager's `isCancelled` (its documentation is there).
+    var isCancelled: Bool { cancellation.error != nil }
 
     func checkCancelled() throws {
         if let error = cancellation.error { throw error }
@@ -201,8 +195,8 @@ public final class MigrationManager {
 
     // MARK: Reading the source
 
-    /// A source object by ID.
-    public func sourceObject(_ id: ObjectID) throws -> SourceObject {
+    /// The work of the manager's `sourceObject` (its documentation is there).
+    func sourceObject(_ id: ObjectID) throws -> SourceObject {
         // Read for what is asked of it: a to-many relationship is read when it is asked for.
         guard let found = try resolver.objectIfPresent(ObjectReference(.source, id)) else {
             throw MoltError(.sourceStore, "the source object \(id) does not exist")
@@ -210,9 +204,8 @@ public final class MigrationManager {
         return SourceObject(stored: found.object, complete: found.complete, reader: self)
     }
 
-    /// Every source object of `entity` (not its sub-entities) that passes `filter` (a
-    /// predicate, optional), in key order; `body` is called for each.
-    public func forEachSourceObject(
+    /// The work of the manager's `forEachSourceObject` (its documentation is there).
+    func forEachSourceObject(
         of entity: String, filter: String? = nil, _ body: (SourceObject) throws -> Void
     ) throws {
         let predicate = try filter.map { text -> MappingExpression in
@@ -248,4 +241,9 @@ public final class MigrationManager {
         return made
     }
 
+    /// The error a non-throwing call kept during the current hook, cleared.
+    func takeDeferredError() -> (any Error)? {
+        defer { deferredError = nil }
+        return deferredError
+    }
 }

@@ -1,8 +1,8 @@
 internal import MoltMapping
 internal import MoltStore
 
-/// The manager is what source objects read through.
-extension MigrationManager: SourceReading {
+/// The run's state is what source objects read through.
+extension PassState: SourceReading {
     var sourceStore: ObjectStore { source }
 
     func completeSourceObject(_ id: ObjectID) throws -> StoredObject? {

@@ -5,7 +5,7 @@ import MoltStore
 
 /// What the relate pass needs to run a mapping's relationships as SQL (``SetBasedRelate``):
 /// the source store attached to the new store's connection, and SQL that cancelling interrupts.
-extension MigrationManager {
+extension PassState {
     /// Attaches the source store, read-only, to the new store's connection (outside any
     /// transaction). When that fails, relationships are made object by object.
     func attachSource() {

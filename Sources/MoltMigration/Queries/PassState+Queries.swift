@@ -4,7 +4,7 @@ internal import MoltStore
 
 /// Running fetch requests on either store: the predicate parsed (once per format), the query
 /// built and run with a resolver that reads the store as it is now.
-extension MigrationManager {
+extension PassState {
     /// The query a fetch request stands for.
     func query(for request: FetchRequest, on side: ObjectReference.Store) throws -> ObjectQuery {
         let store = side == .source ? source : destination

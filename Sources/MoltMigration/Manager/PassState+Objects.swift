@@ -1,18 +1,15 @@
 internal import Foundation
 internal import MoltCore
-public import MoltMapping
+internal import MoltMapping
 internal import MoltModel
 internal import MoltSQLite
 internal import MoltStore
 
 /// Making destination objects, associating them with their sources, setting their values and
 /// relationships, and the keys the association table holds.
-extension MigrationManager {
-    /// Inserts a destination object of `entity` with attribute values (converted as
-    /// ``/MoltMapping/AttributeAssignment`` describes; attributes not given take the model's default).
-    /// During the copy pass the object takes the source object's primary key when it is free,
-    /// so a migration that maps objects one to one keeps every key.
-    public func createDestinationObject(
+extension PassState {
+    /// The work of the manager's `createDestinationObject` (its documentation is there).
+    func createDestinationObject(
         entity: String, attributes: [String: ExpressionValue] = [:]
     ) throws
         -> DestinationObject
@@ -37,8 +34,8 @@ extension MigrationManager {
             id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
     }
 
-    /// Sets attribute values of a destination object made by this migration.
-    public func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
+    /// The work of the manager's `setAttributes` (its documentation is there).
+    func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
         let layout = try destination.layout.requireEntity(object.entity)
         var values: [String: AttributeValue?] = [:]
         for (name, value) in attributes {
@@ -51,8 +48,8 @@ extension MigrationManager {
         try writer.update(object.id, attributes: values)
     }
 
-    /// Records that the current entity mapping made `destination` from `source`.
-    public func associate(source: SourceObject, destination: DestinationObject) throws {
+    /// The work of the manager's `associate` (its documentation is there).
+    func associate(source: SourceObject, destination: DestinationObject) throws {
         try associate(source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
     }
 
@@ -63,9 +60,8 @@ extension MigrationManager {
             destination: try key(destination, in: self.destination))
     }
 
-    /// Sets a relationship of a destination object to destination objects: a to-one takes
-    /// none or one, a to-many any number (in order, if ordered).
-    public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
+    /// The work of the manager's `setRelationship` (its documentation is there).
+    func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
         try setRelationship(name, of: object, to: objects, existing: .none)
     }
 

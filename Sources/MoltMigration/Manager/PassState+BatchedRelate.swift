@@ -4,7 +4,7 @@ import MoltModel
 import MoltStore
 
 /// Which relationships of an entity mapping the relate pass may write a batch at a time
-/// (``MigrationManager/relateBatchByDefault(_:mapping:plan:each:)``).
+/// (``PassState/relateBatchByDefault(_:mapping:plan:each:)``).
 struct BatchedRelatePlan {
     /// Relationships written per batch; the others are set object by object.
     let batched: Set<String>
@@ -59,7 +59,7 @@ struct BatchedRelatePlan {
 /// association table), which reads the source store and the associations only. And two
 /// relationships of one mapping that are each other's inverse write the same links, so their
 /// order counts: such mappings are related object by object.
-extension MigrationManager {
+extension PassState {
     /// Sets the default relationships of `objects` (destination objects `mapping` made, in the
     /// relate pass's order); `each` is called after each object's values are known.
     func relateBatchByDefault(
@@ -69,7 +69,7 @@ extension MigrationManager {
         var assignments: [String: [LinkAssignment]] = [:]
         for object in objects {
             try checkCancelled()
-            try PolicyCall.run(mapping, "createRelationships", object: object.id, manager: self) {
+            try PolicyCall.run(mapping, "createRelationships", object: object.id, state: self) {
                 guard relatesByDefault(object, compiled) else { return }
                 let sources = try sourceIDs(for: object, mapping: mapping)
                 for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated() {
