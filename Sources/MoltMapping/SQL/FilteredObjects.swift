@@ -20,6 +20,9 @@ public final class FilteredObjects {
 
     /// Which of the resolver's stores `store` is (objects are named as objects of that side).
     public let side: ObjectReference.Store
+    /// Whether the objects are read with their to-many relationships (else the resolver reads
+    /// one when a value asks for it).
+    let readsToMany: Bool
 
     /// - Parameters:
     ///   - store: the store to read.
@@ -33,12 +36,27 @@ public final class FilteredObjects {
     ///     `store` alone.
     ///   - side: which of `resolver`'s two stores `store` is; `.destination` for queries of a
     ///     migration's new store (the resolver must then have it as its destination).
-    public init(
+    public convenience init(
         store: ObjectStore, entity: String, filter: MappingExpression?, variables: [String: ExpressionValue] = [:],
         includingSubentities: Bool = true, batchSize: Int = 500, now: Date = Date(),
         resolver: StoreObjectResolver? = nil, side: ObjectReference.Store = .source
     ) throws {
+        try self.init(
+            store: store, entity: entity, filter: filter, variables: variables,
+            includingSubentities: includingSubentities, batchSize: batchSize, now: now, resolver: resolver, side: side,
+            readingToMany: true)
+    }
+
+    /// The same, with `readingToMany` false: objects are read without their to-many
+    /// relationships (a migration's copy pass, whose values seldom read them; the resolver
+    /// reads one when a value or the filter asks for it).
+    package init(
+        store: ObjectStore, entity: String, filter: MappingExpression?, variables: [String: ExpressionValue] = [:],
+        includingSubentities: Bool = true, batchSize: Int = 500, now: Date = Date(),
+        resolver: StoreObjectResolver? = nil, side: ObjectReference.Store = .source, readingToMany: Bool
+    ) throws {
         self.side = side
+        self.readsToMany = readingToMany
         let layout = try store.layout.requireEntity(entity)
         plan =
             filter.map {
@@ -54,7 +72,8 @@ public final class FilteredObjects {
             try MappingSQLFunctions.register(on: store.store.connection)
         }
         cursor = try store.objects(
-            of: entity, includingSubentities: includingSubentities, batchSize: batchSize, where: plan.condition)
+            of: entity, includingSubentities: includingSubentities, batchSize: batchSize, where: plan.condition,
+            readingToMany: readingToMany)
         residual = plan.residual.map(ExpressionCompiler.compile)
         self.resolver = resolver ?? StoreObjectResolver(source: store)
         var allVariables = EvaluationContext.variables(userInfo: [:])
@@ -76,7 +95,7 @@ public final class FilteredObjects {
         }
         guard let residual else { return batch }
         return try batch.filter { object in
-            resolver.remember(object, in: side)
+            resolver.remember(object, in: side, complete: readsToMany)
             let reference = ExpressionValue.object(ObjectReference(side, object.id))
             context.variables["source"] = reference
             context.object = reference

@@ -221,14 +221,17 @@ final class PassState {
     func forEachSourceObject(
         of entity: String, filterExpression predicate: MappingExpression?, _ body: (SourceObject) throws -> Void
     ) throws {
+        // Read without to-many relationships: a value or a policy that asks for one reads it
+        // then (``SourceObject``, the resolver), so the objects a copy never follows are not
+        // read with their links.
         let objects = try FilteredObjects(
             store: source, entity: entity, filter: predicate, variables: variables(), includingSubentities: false,
-            now: startDate, resolver: resolver)
+            now: startDate, resolver: resolver, readingToMany: false)
         while let batch = try objects.nextBatch() {
             for stored in batch {
                 try checkCancelled()
-                resolver.remember(stored)
-                try body(SourceObject(stored: stored, reader: self))
+                resolver.remember(stored, in: .source, complete: false)
+                try body(SourceObject(stored: stored, complete: false, reader: self))
             }
         }
     }

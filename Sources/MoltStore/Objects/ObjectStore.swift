@@ -74,6 +74,20 @@ public final class ObjectStore {
             includingSubentities: includingSubentities, batchSize: batchSize, condition: condition)
     }
 
+    /// ``objects(of:includingSubentities:batchSize:where:)``; without `readingToMany`, each
+    /// object's `relationships` hold only its to-ones (read with its row), and a to-many is read
+    /// when something asks for it (``toMany(_:of:)``).
+    package func objects(
+        of entity: String, includingSubentities: Bool = true, batchSize: Int = 500, where condition: SQLCondition?,
+        readingToMany: Bool
+    ) throws -> ObjectCursor {
+        try ObjectCursor(
+            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
+            entity: try layout.requireEntity(entity),
+            includingSubentities: includingSubentities, batchSize: batchSize, condition: condition,
+            readsToMany: readingToMany)
+    }
+
     /// A cursor over the objects of `entity` itself (not its sub-entities) whose primary keys
     /// lie in `keys`, in key order.
     public func objects(of entity: String, keys: ClosedRange<Int64>, batchSize: Int = 500) throws -> ObjectCursor {
