@@ -25,8 +25,10 @@ public final class MigrationManager {
         self.state = state
     }
 
+    /// The model the source store was made with.
     public var sourceModel: ObjectModel { state.sourceModel }
 
+    /// The model of the store being built.
     public var destinationModel: ObjectModel { state.destinationModel }
 
     /// The mapping model of the pass being run (see ``passNumber``).
@@ -46,6 +48,7 @@ public final class MigrationManager {
     /// The destination store being built, opened with the destination model.
     public var destination: ObjectStore { state.destination }
 
+    /// The run's logger (its context's), for a policy's own messages.
     public var logger: Logger { state.logger }
 
     /// The entity mapping being run.
