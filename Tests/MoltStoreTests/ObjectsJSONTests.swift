@@ -214,7 +214,9 @@ struct ObjectsJSONTests {
                 """))
         #expect(error.location?.line == 2, "\(error)")
         #expect(error.message.contains("object \"a\": email"), "\(error)")
-        #expect(error.message.contains("(and 2 more problems, listed with --verbose)"), "\(error)")
+        #expect(
+            error.message.contains("(and 2 more problems, listed in the details; molt shows them with --verbose)"),
+            "\(error)")
         #expect(error.details.count == 3, "\(error.details)")
         #expect(error.details.contains { $0.hasPrefix("line 3: Author: object \"b\": name ") }, "\(error.details)")
         #expect(

@@ -17,7 +17,10 @@ extension ImportRun {
             .sorted { ($0.index ?? Int.max, $0.line) < ($1.index ?? Int.max, $1.line) }
         let first = described[0]
         let others = validation.failureCount - 1
-        let more = others == 0 ? "" : " (and \(others) more problem\(others == 1 ? "" : "s"), listed with --verbose)"
+        let more =
+            others == 0
+            ? ""
+            : " (and \(others) more problem\(others == 1 ? "" : "s"), listed in the details; molt shows them with --verbose)"
         throw MoltError(
             first.failure.code, first.message + more, location: SourceLocation(file: file, line: first.line),
             entity: first.failure.object.entity, property: first.failure.property,
