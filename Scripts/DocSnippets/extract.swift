@@ -141,12 +141,16 @@ let manifest = """
     // module per page, against Molt by path.
     import PackageDescription
 
+    // A documentation example often leaves a value unused (`let report = try migration.run()`):
+    // the check is that the blocks compile, so their warnings are not shown.
+    let quiet: [SwiftSetting] = [.unsafeFlags(["-suppress-warnings"])]
+
     let package = Package(
         name: "DocSnippets",
         platforms: [.macOS(.v13)],
         dependencies: [.package(name: "Molt", path: "\(repository.path)")],
         targets: [
-    \(targets.map { "        .target(name: \"\($0)\", dependencies: [.product(name: \"Molt\", package: \"Molt\")])," }.joined(separator: "\n"))
+    \(targets.map { "        .target(name: \"\($0)\", dependencies: [.product(name: \"Molt\", package: \"Molt\")], swiftSettings: quiet)," }.joined(separator: "\n"))
         ]
     )
 
