@@ -104,12 +104,19 @@ for scenario in "${scenario_list[@]}"; do
     MOLT_FAULT_TRACE=1 "$molt" $(command_of "$scenario" "$dir/Contacts.sqlite" 1) 2>"$dir/trace" >/dev/null ||
       die "the traced $scenario run failed: $(grep -v molt-fault-point "$dir/trace" | head -3)"
     sed -n 's/^molt-fault-point: //p' "$dir/trace" | sort | uniq -c | awk '{print $2, $1}' >"$work/points-$scenario-$mode"
-    cp "$work/base-$mode-v$(base_of "$scenario").sqlite" "$dir/Contacts.sqlite"
-    rm -f "$dir"/*.molt-backup-*
-    t0=$(date +%s%N)
-    # shellcheck disable=SC2046
-    "$molt" $(command_of "$scenario" "$dir/Contacts.sqlite" 0) >/dev/null
-    duration[$scenario-$mode]=$((($(date +%s%N) - t0) / 1000000))
+    # The shortest of three timed runs: one run slowed by a busy machine would put random
+    # instants past the end of the later runs, which then finish instead of being killed.
+    best=0
+    for _ in 1 2 3; do
+      cp "$work/base-$mode-v$(base_of "$scenario").sqlite" "$dir/Contacts.sqlite"
+      rm -f "$dir"/*.molt-backup-* "$dir/Contacts.sqlite-wal" "$dir/Contacts.sqlite-shm"
+      t0=$(date +%s%N)
+      # shellcheck disable=SC2046
+      "$molt" $(command_of "$scenario" "$dir/Contacts.sqlite" 0) >/dev/null
+      took=$((($(date +%s%N) - t0) / 1000000))
+      if ((best == 0 || took < best)); then best=$took; fi
+    done
+    duration[$scenario-$mode]=$best
     say "$scenario ($mode): $(wc -l <"$work/points-$scenario-$mode") fault points, $(awk '{s += $2} END {print s}' "$work/points-$scenario-$mode") reached, ${duration[$scenario-$mode]} ms"
   done
 done

@@ -114,7 +114,7 @@ extension HeavyweightMigration {
         work: PlannedWork, report: inout MigrationReport, started: Date
     ) throws {
         // The passes own the run's state; policies see it through the manager, which the run
-        // holds while the passes run (the state keeps only a weak reference to it).
+        // holds while the passes run.
         let state = try PassState(
             source: source, destination: destination, mappingResolver: resolvers[0], passCount: mappings.count,
             context: context, startDate: started)
@@ -145,9 +145,10 @@ extension HeavyweightMigration {
             // The state calls a policy's functions through this, naming no policy type; weak,
             // as the state must not keep the manager that holds it.
             state.callEntityPolicy = { [weak manager] mapping, selector, arguments in
-                guard let policy = policies[mapping.name], let manager else {
+                guard let policy = policies[mapping.name] else {
                     throw MoltError(.entityMigrationPolicy, "the entity mapping has no policy", entity: mapping.name)
                 }
+                guard let manager else { throw MoltError(.migration, "the migration has ended", entity: mapping.name) }
                 return try policy.call(selector, arguments: arguments, manager: manager)
             }
             progress.mappingPass = (index + 1, mappings.count)

@@ -11,29 +11,28 @@ internal import MoltStore
 /// ahead, the SQL relate state and cancellation. Policies see it through ``MigrationManager``,
 /// whose methods hand their work to it.
 final class PassState {
-
     let sourceModel: ObjectModel
     let destinationModel: ObjectModel
-    /// The work of the manager's `mappingModel` (its documentation is there).
+    /// The manager's `mappingModel` (documented there).
     private(set) var mappingModel: MappingModel
-    /// The work of the manager's `passNumber` (its documentation is there).
+    /// The manager's `passNumber` (documented there).
     private(set) var passNumber = 1
-    /// The work of the manager's `passCount` (its documentation is there).
+    /// The manager's `passCount` (documented there).
     let passCount: Int
-    /// The work of the manager's `source` (its documentation is there).
+    /// The manager's `source` (documented there).
     let source: ObjectStore
-    /// The work of the manager's `destination` (its documentation is there).
+    /// The manager's `destination` (documented there).
     let destination: ObjectStore
     let logger: Logger
 
-    /// The work of the manager's `currentEntityMapping` (its documentation is there).
+    /// The manager's `currentEntityMapping` (documented there).
     private(set) var currentEntityMapping: EntityMapping? {
         didSet { mappingVariables = nil }
     }
     /// The expression variables of the current mapping (its user info and the function
     /// targets), made once per mapping.
     private var mappingVariables: [String: ExpressionValue]?
-    /// The work of the manager's `startDate` (its documentation is there).
+    /// The manager's `startDate` (documented there).
     let startDate: Date
 
     let writer: ObjectWriter
@@ -52,7 +51,7 @@ final class PassState {
     var currentSource: ObjectID?
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
-    /// The run this manager is part of (its cancellation is the run's).
+    /// The run this state is part of (its cancellation is the run's).
     let context: RunContext
     var cancellation: Cancellation { context.cancellation }
     let sqlState = SetBasedState()
@@ -128,10 +127,10 @@ final class PassState {
 
     // MARK: The current mapping
 
-    /// The work of the manager's `userInfo` (its documentation is there).
+    /// The manager's `userInfo` (documented there).
     let userInfo: MigrationUserInfo
 
-    /// The work of the manager's `mappingUserInfo` (its documentation is there).
+    /// The manager's `mappingUserInfo` (documented there).
     var mappingUserInfo: [String: String] { currentEntityMapping?.userInfoDictionary ?? [:] }
 
     /// The work of the manager's `sourceEntity` (its documentation is there).
@@ -186,7 +185,7 @@ final class PassState {
             interrupt: { state.interruptIfRunning { connection.interrupt() } }, body)
     }
 
-    /// The work of the manager's `isCancelled` (its documentation is there).
+    /// The manager's `isCancelled` (documented there).
     var isCancelled: Bool { cancellation.error != nil }
 
     func checkCancelled() throws {

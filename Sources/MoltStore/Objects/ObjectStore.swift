@@ -68,10 +68,9 @@ public final class ObjectStore {
     public func objects(
         of entity: String, includingSubentities: Bool = true, batchSize: Int = 500, where condition: SQLCondition? = nil
     ) throws -> ObjectCursor {
-        try ObjectCursor(
-            layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
-            entity: try layout.requireEntity(entity),
-            includingSubentities: includingSubentities, batchSize: batchSize, condition: condition)
+        try objects(
+            of: entity, includingSubentities: includingSubentities, batchSize: batchSize, where: condition,
+            readingToMany: true)
     }
 
     /// ``objects(of:includingSubentities:batchSize:where:)``; without `readingToMany`, each

@@ -261,12 +261,12 @@ package struct StoreValidation {
             WHERE "Z_ENT" IN (\(kinds)) AND \(present)
             GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT \(Self.detailLimit)
             """)
-        let names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         return rows.map { row in
             let count = row[1].integerValue ?? 0
             let sharing = (row[2].textValue ?? "").split(separator: ",").compactMap { pair -> ObjectID? in
                 let parts = pair.split(separator: ":")
-                guard parts.count == 2, let kind = Int(parts[0]), let key = Int64(parts[1]), let name = names[kind]
+                guard parts.count == 2, let kind = Int(parts[0]), let key = Int64(parts[1]),
+                    let name = layout.entityName(number: kind)
                 else { return nil }
                 return ObjectID(entity: name, primaryKey: key)
             }.sorted { $0.primaryKey < $1.primaryKey }
