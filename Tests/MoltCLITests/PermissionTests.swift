@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltSQLite
 import MoltTestSupport
 import Testing
 
@@ -45,6 +46,72 @@ struct PermissionTests {
             #expect(try Data(contentsOf: store) == before)
             #expect(try FailedRun.fileNames(folder) == files, "nothing is left beside the store")
         }
+    }
+
+    /// What SQLite leaves after a reader of a WAL store this user cannot write: an empty log
+    /// and an index, both with the store's mode, 0444.
+    func leaveReadersFiles(beside store: URL) throws {
+        for (suffix, size) in [("-wal", 0), ("-shm", 32768)] {
+            let path = store.path + suffix
+            try Data(count: size).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        }
+        try UnprivilegedRun.handOver(folder.url)
+    }
+
+    @Test(
+        "a reader's empty 0444 -wal and -shm beside a read-only store: recover removes them, unless the store is open")
+    func readersLeftovers() throws {
+        let (store, bundle) = try setUp()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.path)
+        try leaveReadersFiles(beside: store)
+
+        // Another process has the store open: its log and index are its own.
+        let holder = try SQLiteConnection(path: store.path, mode: .readOnly)
+        _ = try holder.scalar("SELECT count(*) FROM ZNOTE")
+        let held = try UnprivilegedRun.tool(["recover", store.path])
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(FileManager.default.fileExists(atPath: store.path + "-wal"), "a store in use keeps its log")
+        holder.close()
+        try leaveReadersFiles(beside: store)
+
+        let run = try UnprivilegedRun.tool(["recover", store.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Nothing to recover"), "\(run.stdout)")
+        #expect(try FailedRun.fileNames(folder).filter { $0.hasPrefix("Notes.sqlite") } == ["Notes.sqlite"])
+
+        // Made writable again, the store migrates (a 0444 index would have failed it).
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        try leaveReadersFiles(beside: store)
+        let migrate = try UnprivilegedRun.tool(["migrate", store.path, "--from", bundle.path, "--to", bundle.path])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+    }
+
+    @Test("a -wal with transactions beside a read-only store stays, and recover names it (text and JSON)")
+    func pendingLogKept() throws {
+        let (store, _) = try setUp()
+        let writer = try SQLiteConnection(path: store.path, mode: .readWrite)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("UPDATE ZNOTE SET ZTEXT = 'changed' WHERE Z_PK = 1")
+        // Copies the files as a crash would leave them, over the closed originals.
+        let copies = try [store.path, store.path + "-wal"].map { ($0, try Data(contentsOf: URL(fileURLWithPath: $0))) }
+        writer.close()
+        for (path, data) in copies { try data.write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.path)
+        try UnprivilegedRun.handOver(folder.url)
+        let walSize = try #require(FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int)
+        #expect(walSize > 0)
+
+        let run = try UnprivilegedRun.tool(["recover", store.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains("-wal holds \(walSize) bytes of transactions not yet in the store file"),
+            "\(run.stdout)")
+        #expect(
+            FileManager.default.fileExists(atPath: store.path + "-wal"), "the only copy of those transactions stays")
+        let json = try UnprivilegedRun.tool(["recover", store.path, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["pendingLogBytes"] as? Int == walSize, "\(json.stdout)")
     }
 
     @Test("a read-only folder: refused before any work, naming the folder")

@@ -74,10 +74,17 @@ struct BoundsTests {
     @Test("an expression over 100,000 characters is refused before it is read")
     func longExpression() {
         let text = "'" + String(repeating: "x", count: 100_000) + "'"
-        #expect(throws: SyntaxError("the expression is 100002 characters long; at most 100000 are accepted", offset: 0))
-        {
+        #expect(
+            throws: SyntaxError(
+                "the expression is more than 100000 characters long (100002 bytes); at most 100000 are accepted",
+                offset: 0)
+        ) {
             try ExpressionParser().parse(text)
         }
+        // The limit counts characters, not bytes: 60,000 two-byte characters are within it.
+        let accented = "'" + String(repeating: "é", count: 60_000) + "'"
+        #expect(accented.utf8.count > 100_000)
+        #expect(throws: Never.self) { try ExpressionParser().parse(accented) }
     }
 
     @Test("long flat chains (a + a + …, a AND a AND …, a.k.k…) stop at 2,000 operators")

@@ -33,8 +33,9 @@ struct Recover: ParsableCommand {
                 // or not Core Data's, is an error as in every other command).
                 try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true, logger: logger).connection.close()
             }
+            let pending = StoreRecovery.pendingLogBytes(at: URL(fileURLWithPath: store))
             if json {
-                try Output.json(RecoverJSON(store: store, outcome: "\(outcome)"))
+                try Output.json(RecoverJSON(store: store, outcome: "\(outcome)", pendingLogBytes: pending))
                 return
             }
             switch outcome {
@@ -42,6 +43,12 @@ struct Recover: ParsableCommand {
             case .finishedSwap: Output.line("Finished an interrupted migration: \(store) is the migrated store.")
             case .removedUnfinishedMigration:
                 Output.line("Removed an unfinished migration's files: \(store) is the store as it was.")
+            }
+            if let pending {
+                // Readers see these transactions; only the store file does not hold them yet.
+                Output.line(
+                    "Note: \(store)-wal holds \(pending) bytes of transactions not yet in the store file, which this user cannot write; make it writable and run `molt recover` again to make the store one file."
+                )
             }
         }
     }

@@ -22,6 +22,9 @@ struct RecoverJSON: Encodable {
     /// `nothingToDo`, `finishedSwap` (the migrated store is in place) or
     /// `removedUnfinishedMigration` (the store is as it was).
     let outcome: String
+    /// Bytes of committed transactions left in the store's `-wal` that recovery could not
+    /// move into the store file (not writable by this user); absent when there are none.
+    let pendingLogBytes: Int64?
 }
 
 /// `molt stamp-mapping --json`.

@@ -37,6 +37,7 @@ public struct ExpressionParser {
 
     /// Parses `text` as one expression (or predicate).
     public func parse(_ text: String) throws(SyntaxError) -> MappingExpression {
+        try checkLength(text)
         var lexer = Lexer(text)
         return try parse(text, lexer: &lexer)
     }
@@ -53,6 +54,7 @@ public struct ExpressionParser {
     public func parse(
         format text: String, arguments: [ExpressionValue]
     ) throws(SyntaxError) -> (expression: MappingExpression, variables: [String: ExpressionValue]) {
+        try checkLength(text)
         var lexer = Lexer(text, formatArguments: arguments)
         let expression = try parse(text, lexer: &lexer)
         guard lexer.formatArgumentsUsed == arguments.count else {
@@ -71,11 +73,19 @@ public struct ExpressionParser {
         return variables
     }
 
+    /// Refuses text longer than ``maximumLength`` characters before any work on it: at most
+    /// that many characters are walked, and none when its UTF-8 length is within the limit.
+    private func checkLength(_ text: String) throws(SyntaxError) {
+        guard text.utf8.count > maximumLength,
+            let limit = text.index(text.startIndex, offsetBy: maximumLength, limitedBy: text.endIndex),
+            limit < text.endIndex
+        else { return }
+        throw SyntaxError(
+            "the expression is more than \(maximumLength) characters long (\(text.utf8.count) bytes); at most \(maximumLength) are accepted",
+            offset: 0)
+    }
+
     private func parse(_ text: String, lexer: inout Lexer) throws(SyntaxError) -> MappingExpression {
-        guard text.count <= maximumLength else {
-            throw SyntaxError(
-                "the expression is \(text.count) characters long; at most \(maximumLength) are accepted", offset: 0)
-        }
         do {
             var parser = Parser(tokens: try lexer.tokens(), maximumDepth: maximumDepth, maximumLinks: maximumLinks)
             let expression = try parser.expression()

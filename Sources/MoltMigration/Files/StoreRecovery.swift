@@ -21,6 +21,10 @@ import MoltStore
 /// - A rollback journal left by a crash (an in-place migration's, or any other write's) is
 ///   rolled back, and a write-ahead log left by one is checkpointed into the store, so no
 ///   `-journal`, `-wal` or `-shm` is left beside a store nobody has open.
+/// - An empty log and its index that nobody uses (a reader of a read-only store leaves them,
+///   mode 0444) are removed (``IdleLog``). A log with transactions that could not be moved
+///   into the store (a store file this user cannot write) stays; ``pendingLogBytes(at:)``
+///   names it.
 ///
 /// ```swift
 /// let outcome = try StoreRecovery.recover(at: storeURL)    // takes the store's migration lock
@@ -87,12 +91,19 @@ package enum StoreRecovery {
         SQLiteStore.rollBackInterruptedWrite(at: url, logger: logger)
         removeColdJournal(files, logger: logger)
         checkpointLeftoverLog(files, logger: logger)
+        IdleLog.removeIfIdle(files, logger: logger)
         if outcome != .nothingToDo {
             (logger ?? LibraryLogger.make("molt.recovery")).notice(
                 "recovered an interrupted migration",
                 metadata: ["molt.store": "\(url.path)", "molt.outcome": "\(outcome)"])
         }
         return outcome
+    }
+
+    /// The bytes of committed transactions still in the store's write-ahead log after
+    /// recovery because this user cannot write the store file, or nil when there are none.
+    package static func pendingLogBytes(at url: URL) -> Int64? {
+        IdleLog.pendingBytes(StoreFiles(url))
     }
 
     /// Refuses to finish a swap whose new store is damaged: it is set aside under a name of
