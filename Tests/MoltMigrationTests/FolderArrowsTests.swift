@@ -51,12 +51,13 @@ struct FolderArrowsTests {
     }
 
     /// The object path's folders, top to bottom: a folder may refer to types of the folders
-    /// below it, never above it or beside it. The passes drive everything; policies see the
+    /// below it, never above it or beside it. The passes drive everything; the relate pass
+    /// runs each mapping by one of three strategies side by side (`Relate/`); policies see the
     /// manager (`Policies/`), which hands work to the queries and transformable APIs and to the
     /// run's state (`Manager/`), which uses the association table and the source and
     /// destination objects.
     static let layers: [[String]] = [
-        ["Passes"], ["Policies"], ["Queries", "Transformers"], ["Manager"], ["Associations", "Objects"],
+        ["Passes"], ["Relate"], ["Policies"], ["Queries", "Transformers"], ["Manager"], ["Associations", "Objects"],
     ]
 
     /// Every arrow the layers forbid: upward or sideways.
@@ -77,6 +78,8 @@ struct FolderArrowsTests {
     func graphIsRead() throws {
         let graph = try Self.graph()
         #expect(graph["Passes"]?["Manager"] != nil, "Passes/ uses the manager")
+        #expect(graph["Passes"]?["Relate"] != nil, "the relate pass runs the strategies")
+        #expect(graph["Relate"]?["Policies"] != nil, "object by object calls the policy")
         #expect(graph["Manager"]?["Objects"] != nil, "Manager/ makes source objects")
         #expect(graph["Policies"]?["Manager"] != nil, "the manager hands its work to the run's state")
         #expect(graph["Policies"]?["Manager"] != nil, "a policy's hooks take the manager")

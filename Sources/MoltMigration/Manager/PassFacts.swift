@@ -56,7 +56,7 @@ struct PassFacts {
         for other in resolver.mappingModel.entityMappings where other.kind.readsSource {
             let compiled = compiled(other)
             guard let entity = compiled.resolved.destinationEntity,
-                BatchedRelatePlan.sharesHierarchy(entity.name, relationship.destinationEntityName, in: model),
+                Self.sharesHierarchy(entity.name, relationship.destinationEntityName, in: model),
                 let index = compiled.relationships.firstIndex(where: { $0.relationship.name == inverse.name })
             else { continue }
             guard let otherValue = compiled.canonicalRelationships[index], let sourceInverse,
@@ -74,5 +74,18 @@ struct PassFacts {
             throw MoltError(.migration, "there is no entity mapping called \"\(mapping)\"")
         }
         return number
+    }
+
+    /// Whether the two entities have the same root entity in `model`.
+    static func sharesHierarchy(_ first: String, _ second: String, in model: ObjectModel) -> Bool {
+        func root(_ name: String) -> String {
+            var current = name
+            var seen: Set<String> = []
+            while seen.insert(current).inserted, let parent = model.entity(named: current)?.parentName {
+                current = parent
+            }
+            return current
+        }
+        return root(first) == root(second)
     }
 }

@@ -10,8 +10,12 @@ extension PassState {
     /// ``endRelateBatch()``, ``sourceIDs(for:mapping:)`` answers from what was read.
     /// With `relationshipsOnly` (the batch's values read only source relationships), the
     /// source objects' relationships are read, kept for the batch alone
-    /// (``RelateBatch/sourceLinks``), and no attribute is read.
-    func beginRelateBatch(_ batch: [AssociationTable.Key], mapping: Int, relationshipsOnly: Bool = false) throws {
+    /// (``RelateBatch/sourceLinks``), and no attribute is read; with `relationships` too, only
+    /// the source relationships so named are read (the others the batch's values do not read).
+    func beginRelateBatch(
+        _ batch: [AssociationTable.Key], mapping: Int, relationshipsOnly: Bool = false,
+        relationships: Set<String>? = nil
+    ) throws {
         let found = try associations.sources(ofBatch: batch, mapping: mapping)
         var ids: [AssociationTable.Slot: [ObjectID]] = [:]
         var keysByEntity: [String: [Int64]] = [:]
@@ -29,7 +33,7 @@ extension PassState {
             guard high - low < Int64(keys.count) * 4 + 64 else { continue }
             let wanted = Set(keys)
             if relationshipsOnly {
-                let cursor = try source.relationships(of: entity, keys: low...high)
+                let cursor = try source.relationships(of: entity, keys: low...high, named: relationships)
                 while let objects = try cursor.nextBatch() {
                     let gone = resolver.deletedSources
                     for object in objects where wanted.contains(object.id.primaryKey) {

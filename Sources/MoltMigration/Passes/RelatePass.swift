@@ -14,8 +14,12 @@ import MoltStore
 ///
 /// A mapping left to the objects whose policy keeps the default and whose values have Core
 /// Data's default form is related a batch of destination objects at a time
-/// (``PassState/relateBatchByDefault(_:mapping:plan:each:)``): the same store, each
-/// relationship written once per batch.
+/// (``PassState/relateBatchByDefault(_:mapping:plan:skipping:each:)``): the same store, each
+/// relationship written once per batch, and only the source relationships its values read
+/// are read ahead. A to-many relationship whose inverse another mapping already wrote with
+/// these very links is not written again (``InverseLinks``); a mapping with nothing else to
+/// write is not visited. Every other mapping goes object by object (``ObjectByObjectRelate``).
+/// The three strategies are side by side in `Relate/`.
 struct RelatePass {
     let state: PassState
     /// The policies' view of the state, handed to each hook.
@@ -78,31 +82,43 @@ struct RelatePass {
                 break
             }
             if batched != nil { report.relatedInBatches.append(mapping.name) }
+            // Relationships whose inverse another mapping already wrote with these very links.
+            let skipped = try batched?.alreadyWritten(state) ?? []
+            let compiled = state.compiledMapping(mapping)
+            if !skipped.isEmpty {
+                state.logger.debug(
+                    "relate: inverse already written",
+                    metadata: ["molt.mapping": "\(mapping.name)", "molt.relationships": "\(skipped.sorted())"])
+                if compiled.relationships.allSatisfy({ skipped.contains($0.relationship.name) }) {
+                    done += totals[mapping.name] ?? 0
+                    progress.report(.relate, mapping.name, done, total)
+                    try endRelationshipCreation(mapping, policy)
+                    continue
+                }
+            }
+            let reads = batched?.sourceRelationships(skipping: skipped, of: compiled)
+            let objectByObject = ObjectByObjectRelate(policy: policy, manager: manager)
+            let each: () throws -> Void = {
+                done += 1
+                try transaction.step()
+                progress.report(.relate, mapping.name, done, total)
+            }
             while true {
                 let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 after = (last.root, last.primaryKey)
-                try state.beginRelateBatch(batch, mapping: number, relationshipsOnly: batched != nil)
+                try state.beginRelateBatch(
+                    batch, mapping: number, relationshipsOnly: batched != nil, relationships: reads)
                 defer { state.endRelateBatch() }
                 let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
                 if let batched {
-                    try state.relateBatchByDefault(objects, mapping: mapping, plan: batched) {
-                        done += 1
-                        try transaction.step()
-                        progress.report(.relate, mapping.name, done, total)
-                    }
-                    continue
-                }
-                for object in objects {
-                    try state.checkCancelled()
-                    try PolicyCall.run(mapping, "createRelationships", object: object.id, state: state) {
-                        try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
-                    }
-                    done += 1
-                    try transaction.step()
-                    progress.report(.relate, mapping.name, done, total)
+                    try state.relateBatchByDefault(
+                        objects, mapping: mapping, plan: batched, skipping: skipped, each: each)
+                } else {
+                    try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
                 }
             }
+            if let batched { try batched.recordWritten(batched.batched.subtracting(skipped), state) }
             try endRelationshipCreation(mapping, policy)
         }
         progress.report(.relate, nil, total, total, force: true)

@@ -32,6 +32,8 @@ public final class ObjectCursor {
     /// Whether to-many relationships are read (without them, an object's `relationships`
     /// holds its to-ones alone: those are in its row, a to-many is a query of its own).
     private let readsToMany: Bool
+    /// The relationships read, by name; nil for all.
+    private let relationshipNames: Set<String>?
     /// How each entity's rows are read (by entity number), made on first use.
     private var rowPlans: [Int: RowPlan] = [:]
     /// Where statements are kept between cursors (single-object reads, which never overlap).
@@ -47,9 +49,10 @@ public final class ObjectCursor {
         layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
         entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
         condition: SQLCondition? = nil, statements: StatementCache? = nil, readsAttributes: Bool = true,
-        readsToMany: Bool = true
+        readsToMany: Bool = true, relationshipNames: Set<String>? = nil
     ) throws {
         self.readsAttributes = readsAttributes
+        self.relationshipNames = relationshipNames
         self.readsToMany = readsToMany
         self.statements = statements
         self.entity = entity.name
@@ -165,7 +168,9 @@ public final class ObjectCursor {
                         name: $0.attribute.name, index: tableColumns[$0.column]!, type: $0.attribute.type,
                         external: $0.attribute.usesExternalStorage)
                 },
-            relationships: objectLayout.relationships.map { link in
+            relationships: objectLayout.relationships.filter {
+                relationshipNames?.contains($0.relationship.name) ?? true
+            }.map { link in
                 guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
                     return RowPlan.Relationship(layout: link, keyIndex: nil, entityIndex: nil)
                 }
@@ -200,7 +205,8 @@ public final class ObjectCursor {
         for (offset, object) in objects.enumerated() { indexByKey[object.id.primaryKey] = offset }
         var done: Set<String> = []
         for objectLayout in layouts {
-            for link in objectLayout.relationships where link.relationship.isToMany {
+            for link in objectLayout.relationships
+            where link.relationship.isToMany && relationshipNames?.contains(link.relationship.name) ?? true {
                 let token = "\(link.declaringEntity).\(link.relationship.name)"
                 guard done.insert(token).inserted else { continue }
                 let statement = try relationshipStatement(for: link, token: token)

@@ -96,12 +96,15 @@ public final class ObjectStore {
     }
 
     /// A cursor over the objects of `entity` itself whose primary keys lie in `keys`, giving
-    /// each object's relationships only (no attribute is read).
-    package func relationships(of entity: String, keys: ClosedRange<Int64>) throws -> ObjectCursor {
+    /// each object's relationships only (no attribute is read): those `named`, or all of them.
+    package func relationships(
+        of entity: String, keys: ClosedRange<Int64>, named: Set<String>? = nil
+    ) throws -> ObjectCursor {
         try ObjectCursor(
             layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
             entity: try layout.requireEntity(entity), includingSubentities: false,
-            batchSize: Int(clamping: keys.upperBound - keys.lowerBound + 1), keys: keys, readsAttributes: false)
+            batchSize: Int(clamping: keys.upperBound - keys.lowerBound + 1), keys: keys, readsAttributes: false,
+            relationshipNames: named)
     }
 
     /// The object with `id`, or nil when there is none.

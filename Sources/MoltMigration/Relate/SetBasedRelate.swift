@@ -80,7 +80,7 @@ struct SetBasedRelate {
         let names = Set(compiled.relationships.map(\.relationship.name))
         for (relationship, _, _) in compiled.relationships {
             if let inverse = facts.destinationModel.inverse(of: relationship), names.contains(inverse.name),
-                BatchedRelatePlan.sharesHierarchy(
+                PassFacts.sharesHierarchy(
                     relationship.destinationEntityName, mapped.name, in: facts.destinationModel)
             {
                 return nil
@@ -88,40 +88,51 @@ struct SetBasedRelate {
         }
         var links: [Link] = []
         for (relationship, expression, _) in compiled.relationships {
-            guard let value = CanonicalRelationshipValue(expression.expression),
-                facts.sidesAgree(relationship, value: value, in: mapping),
-                let sourceLink = source.relationship(named: value.sourceRelationship),
-                let destinationLink = destination.relationship(named: relationship.name),
-                let sourceLinks = Self.sourceLinks(of: sourceLink, in: source),
-                Self.isWritable(destinationLink, model: facts.destinationModel),
-                let related = facts.sourceLayout.entity(named: sourceLink.relationship.destinationEntityName),
-                let relatedRoot = facts.sourceLayout.entity(named: related.rootName)?.number,
-                let targets = facts.destinationLayout.entity(named: relationship.destinationEntityName)
+            guard let link = Self.link(relationship, expression, of: mapping, from: source, to: destination, facts)
             else { return nil }
-            var targetMapping: Int?
-            if let name = value.entityMapping {
-                guard let number = try? facts.number(of: name) else { return nil }
-                targetMapping = number
-            }
-            let (fanOut, fanIn): (Int?, Int?)
-            switch sourceLink.storage {
-            case .foreignKey: (fanOut, fanIn) = (1, nil)
-            case .inverseForeignKey: (fanOut, fanIn) = (nil, 1)
-            case .joinTable: (fanOut, fanIn) = (nil, nil)
-            }
-            links.append(
-                Link(
-                    relationship: relationship, storage: destinationLink.storage,
-                    targetTable: destinationLink.destinationTable, sourceLinks: sourceLinks, relatedRoot: relatedRoot,
-                    related: related,
-                    targetMapping: targetMapping, targetKinds: targets.kindNumbers,
-                    storedIn: LinkStorage(destinationLink, in: destination),
-                    readFrom: LinkStorage(sourceLink, in: source), sourceFanOut: fanOut, sourceFanIn: fanIn))
+            links.append(link)
         }
         return SetBasedRelate(
             mapping: mapping, number: try facts.number(of: mapping.name),
             sourceRoot: facts.sourceLayout.entity(named: source.rootName)?.number ?? source.number,
             source: source, destination: destination, links: links)
+    }
+
+    /// How `relationship` of `mapping` (from `source` to `destination`), whose value is
+    /// `expression`, would be written as a set, or nil when it cannot be: its value is not Core
+    /// Data's default form, another mapping writes its inverse with other links, or its storage
+    /// keeps an order.
+    static func link(
+        _ relationship: Relationship, _ expression: CompiledExpression, of mapping: EntityMapping,
+        from source: EntityLayout, to destination: EntityLayout, _ facts: PassFacts
+    ) -> Link? {
+        guard let value = CanonicalRelationshipValue(expression.expression),
+            facts.sidesAgree(relationship, value: value, in: mapping),
+            let sourceLink = source.relationship(named: value.sourceRelationship),
+            let destinationLink = destination.relationship(named: relationship.name),
+            let sourceLinks = Self.sourceLinks(of: sourceLink, in: source),
+            Self.isWritable(destinationLink, model: facts.destinationModel),
+            let related = facts.sourceLayout.entity(named: sourceLink.relationship.destinationEntityName),
+            let relatedRoot = facts.sourceLayout.entity(named: related.rootName)?.number,
+            let targets = facts.destinationLayout.entity(named: relationship.destinationEntityName)
+        else { return nil }
+        var targetMapping: Int?
+        if let name = value.entityMapping {
+            guard let number = try? facts.number(of: name) else { return nil }
+            targetMapping = number
+        }
+        let (fanOut, fanIn): (Int?, Int?)
+        switch sourceLink.storage {
+        case .foreignKey: (fanOut, fanIn) = (1, nil)
+        case .inverseForeignKey: (fanOut, fanIn) = (nil, 1)
+        case .joinTable: (fanOut, fanIn) = (nil, nil)
+        }
+        return Link(
+            relationship: relationship, storage: destinationLink.storage,
+            targetTable: destinationLink.destinationTable, sourceLinks: sourceLinks, relatedRoot: relatedRoot,
+            related: related, targetMapping: targetMapping, targetKinds: targets.kindNumbers,
+            storedIn: LinkStorage(destinationLink, in: destination),
+            readFrom: LinkStorage(sourceLink, in: source), sourceFanOut: fanOut, sourceFanIn: fanIn)
     }
 
     /// The links of a source relationship as `SELECT s, o`, or nil for a mirrored join table.

@@ -4,10 +4,20 @@ import MoltModel
 import MoltStore
 
 /// Which relationships of an entity mapping the relate pass may write a batch at a time
-/// (``PassState/relateBatchByDefault(_:mapping:plan:each:)``).
+/// (``PassState/relateBatchByDefault(_:mapping:plan:skipping:each:)``).
 struct BatchedRelatePlan {
     /// Relationships written per batch; the others are set object by object.
     let batched: Set<String>
+    /// The mapping's number in its pass, and its destination entity's number.
+    let number: Int
+    let entity: Int
+    /// How each batched relationship's links would be written as a set, where they can be
+    /// (``SetBasedRelate/link(_:_:of:from:to:_:)``): what tells that another mapping already
+    /// wrote these very links from the other side (``InverseLinks``).
+    let links: [String: SetBasedRelate.Link]
+    /// The source relationship each relationship's value reads (those of Core Data's default
+    /// form), by destination relationship name.
+    let sourceRelationshipRead: [String: String]
 
     /// The plan for `mapping`, or nil when its relationships must be set object by object.
     init?(_ mapping: EntityMapping, facts: PassFacts) {
@@ -21,7 +31,7 @@ struct BatchedRelatePlan {
         let names = Set(compiled.relationships.map(\.relationship.name))
         for (relationship, _, _) in compiled.relationships {
             if let inverse = model.inverse(of: relationship), names.contains(inverse.name),
-                Self.sharesHierarchy(relationship.destinationEntityName, entity.name, in: model)
+                PassFacts.sharesHierarchy(relationship.destinationEntityName, entity.name, in: model)
             {
                 return nil
             }
@@ -29,21 +39,38 @@ struct BatchedRelatePlan {
         let batched = names.filter {
             ObjectWriter.canSetLinksInBatches($0, of: entity.name, layout: facts.destinationLayout)
         }
-        guard !batched.isEmpty else { return nil }
+        guard !batched.isEmpty, let number = try? facts.number(of: mapping.name),
+            let layout = facts.destinationLayout.entity(named: entity.name)
+        else { return nil }
         self.batched = batched
+        self.number = number
+        self.entity = layout.number
+        var links: [String: SetBasedRelate.Link] = [:]
+        if let sourceName = mapping.sourceEntityName, let source = facts.sourceLayout.entity(named: sourceName) {
+            for (relationship, expression, _) in compiled.relationships where batched.contains(relationship.name) {
+                links[relationship.name] = SetBasedRelate.link(
+                    relationship, expression, of: mapping, from: source, to: layout, facts)
+            }
+        }
+        self.links = links
+        var sources: [String: String] = [:]
+        for (index, (relationship, _, _)) in compiled.relationships.enumerated() {
+            if let value = compiled.canonicalRelationships[index] {
+                sources[relationship.name] = value.sourceRelationship
+            }
+        }
+        sourceRelationshipRead = sources
     }
 
-    /// Whether the two entities have the same root entity in `model`.
-    static func sharesHierarchy(_ first: String, _ second: String, in model: ObjectModel) -> Bool {
-        func root(_ name: String) -> String {
-            var current = name
-            var seen: Set<String> = []
-            while seen.insert(current).inserted, let parent = model.entity(named: current)?.parentName {
-                current = parent
-            }
-            return current
+    /// The source relationships the values of the mapping's relationships other than
+    /// `skipped` read, or nil when one of them may read anything (read them all).
+    func sourceRelationships(skipping skipped: Set<String>, of compiled: CompiledMapping) -> Set<String>? {
+        var names: Set<String> = []
+        for (relationship, _, _) in compiled.relationships where !skipped.contains(relationship.name) {
+            guard let name = sourceRelationshipRead[relationship.name] else { return nil }
+            names.insert(name)
         }
-        return root(first) == root(second)
+        return names
     }
 }
 
@@ -63,7 +90,8 @@ extension PassState {
     /// Sets the default relationships of `objects` (destination objects `mapping` made, in the
     /// relate pass's order); `each` is called after each object's values are known.
     func relateBatchByDefault(
-        _ objects: [DestinationObject], mapping: EntityMapping, plan: BatchedRelatePlan, each: () throws -> Void
+        _ objects: [DestinationObject], mapping: EntityMapping, plan: BatchedRelatePlan,
+        skipping skipped: Set<String> = [], each: () throws -> Void
     ) throws {
         let compiled = compiledMapping(mapping)
         var assignments: [String: [LinkAssignment]] = [:]
@@ -72,7 +100,8 @@ extension PassState {
             try PolicyCall.run(mapping, "createRelationships", object: object.id, state: self) {
                 guard relatesByDefault(object, compiled) else { return }
                 let sources = try sourceIDs(for: object, mapping: mapping)
-                for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated() {
+                for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated()
+                where !skipped.contains(relationship.name) {
                     let (collected, existing) = try relationshipValue(
                         relationship, expression, propertyMapping, canonical: compiled.canonicalRelationships[index],
                         of: object, from: sources, mapping: mapping)
@@ -117,6 +146,4 @@ extension PassState {
         var seen: Set<ObjectID> = []
         return ids.filter { seen.insert($0).inserted }
     }
-
-    /// Whether two entities of the destination model have the same root.
 }

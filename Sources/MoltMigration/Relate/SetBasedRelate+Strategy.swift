@@ -70,6 +70,11 @@ extension SetBasedRelate {
 
     /// Whether every destination object `mapping` made is of `entity` and made from one source.
     func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
+        try Self.isOneToOne(mapping, entity: entity, state)
+    }
+
+    /// Whether every destination object `mapping` made is of `entity` and made from one source.
+    static func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
         try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
             try state.destination.store.connection.scalar(
                 """
