@@ -247,6 +247,59 @@ struct BatchedRelateTests {
         #expect(outcome.actual.relatedInBatches.contains("BookToBook"))
     }
 
+    /// The source model's relationships, unordered, with each mapping's values naming the other.
+    static let inverseMapping = """
+        <mapping-model format="1" source-model="V1" destination-model="V1">
+            <entity-mapping name="AuthorToAuthor" type="transform" source="Author" destination="Author" policy="KeepsDefaultsTestPolicy">
+                <relationship name="books" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)'/>
+                <relationship name="edited" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.edited)'/>
+            </entity-mapping>
+            <entity-mapping name="BookToBook" type="transform" source="Book" destination="Book" policy="KeepsDefaultsTestPolicy">
+                <relationship name="authors" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", $source.authors)'/>
+                <relationship name="editor" value='FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", $source.editor)'/>
+            </entity-mapping>
+        </mapping-model>
+        """
+
+    @Test("a to-many whose inverse another mapping already wrote is neither read nor written again")
+    func inverseAlreadyWritten() throws {
+        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
+        let mapping = try MigrationFixtures.mapping(text: Self.inverseMapping)
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        try Self.seed(original, model: source, authors: 30, books: 200)
+        let outcome = try #require(
+            try Self.compare(
+                original, in: folder, source: source, destination: source, mapping: mapping, batchSize: 50,
+                label: "inverse written"))
+        #expect(outcome.actual.relatedInBatches == ["AuthorToAuthor", "BookToBook"])
+
+        // Which join-table columns the relate pass read links by: the authors' only, since the
+        // books' `authors` is the inverse of what AuthorToAuthor wrote.
+        final class Trace: @unchecked Sendable {
+            let lock = NSLock()
+            var statements: [String] = []
+        }
+        let trace = Trace()
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
+        options.batchSize = 50
+        options.sqlTrace = { statement in trace.lock.withLock { trace.statements.append(statement) } }
+        try HeavyweightMigration(
+            store: try folder.copy(original, as: "Traced.sqlite"), source: source, destination: source,
+            mapping: mapping, options: options
+        ).run()
+        let joinReads = try NSRegularExpression(pattern: #"WHERE j\.("[^"]+") BETWEEN"#)
+        var owners: Set<String> = []
+        for statement in trace.statements {
+            for match in joinReads.matches(in: statement, range: NSRange(statement.startIndex..., in: statement)) {
+                owners.insert(String(statement[Range(match.range(at: 1), in: statement)!]))
+            }
+        }
+        #expect(owners.count == 1, "join-table links read by \(owners.sorted())")
+    }
+
     @Test("a to-one given several objects fails alike, naming the object, and leaves the store")
     func toOneGivenSeveral() throws {
         let setup = try Setup(mapping: Self.mapping(bookLead: "$source.authors"))

@@ -61,6 +61,10 @@ extension HeavyweightMigration {
                     .destinationStore, "the new store cannot be created: \(error.message)", location: error.location,
                     underlying: error)
         }
+        if let trace = options.sqlTrace {
+            source.store.connection.trace(trace)
+            destination.store.connection.trace(trace)
+        }
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
         try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         try fill(

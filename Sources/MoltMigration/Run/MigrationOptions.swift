@@ -26,8 +26,9 @@ public struct MigrationOptions: Sendable {
     /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
     public var allowsBatchedRelationships = true
-    /// Called with the text of each SQL statement run on the store being migrated in place
-    /// (values bound), in order: an audit of what the migration did.
+    /// Called with the text of each SQL statement run on the store being migrated in place, or
+    /// by a heavyweight migration's passes on the source store and the new store (values
+    /// bound), in order: an audit of what the migration did and read.
     public var sqlTrace: (@Sendable (String) -> Void)?
     /// How long to wait, in seconds, when another migration of the store is running
     /// (`MigrationLock`); 0 fails at once with Core Data's 134090.
