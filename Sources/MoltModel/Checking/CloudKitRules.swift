@@ -3,8 +3,8 @@ public import MoltCore
 /// CloudKit's limits on a Core Data model: what a model mirrored by
 /// `NSPersistentCloudKitContainer` may not have. Xcode checks them when it compiles a model
 /// marked "Used with CloudKit"; this checks them on Linux, each broken rule an error naming
-/// the entity, the property, the file and line, with a ``Diagnostic/hint`` saying what to do
-/// instead.
+/// the entity, the property, the file and line, with a ``/MoltCore/Diagnostic/hint`` saying
+/// what to do instead.
 ///
 /// The rules, from Apple's "Creating a Core Data Model for CloudKit" unless noted:
 /// - an entity has no uniqueness constraints (CloudKit cannot keep values unique across
@@ -34,7 +34,7 @@ public import MoltCore
 /// }
 /// ```
 public struct CloudKitRules: Sendable {
-    /// One rule, as ``Diagnostic/rule`` names it.
+    /// One rule, as ``/MoltCore/Diagnostic/rule`` names it.
     public enum Rule: String, Sendable, CaseIterable {
         case uniquenessConstraint = "cloudkit.uniqueness-constraint"
         case unsupportedAttributeType = "cloudkit.unsupported-attribute-type"

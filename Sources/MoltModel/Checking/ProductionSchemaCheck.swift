@@ -8,9 +8,10 @@ public import MoltCore
 /// "Creating a Core Data Model for CloudKit"). Users run old and new app versions side by side,
 /// all syncing the same records, so every other change shows one of them records it does not
 /// expect. Each such change is an error on the later version, naming both versions, what an
-/// older app version would see, and (in the ``Diagnostic/hint``) what to do instead: Apple's
-/// strategies are to add new fields beside the old ones, to version the entities (a new
-/// entity that only newer versions read), or to sync a new store with a new container.
+/// older app version would see, and (in the ``/MoltCore/Diagnostic/hint``) what to do
+/// instead: Apple's strategies are to add new fields beside the old ones, to version the
+/// entities (a new entity that only newer versions read), or to sync a new store with a new
+/// container.
 ///
 /// What counts, comparing entities and properties by name (CloudKit names a record type
 /// `CD_` and the root entity, a field `CD_` and the property):
@@ -35,7 +36,7 @@ public import MoltCore
 /// let problems = try ProductionSchemaCheck.check(versions, productionVersion: "Model 2")
 /// ```
 public struct ProductionSchemaCheck: Sendable {
-    /// One kind of change, as ``Diagnostic/rule`` names it.
+    /// One kind of change, as ``/MoltCore/Diagnostic/rule`` names it.
     public enum Change: String, Sendable, CaseIterable {
         case entityRemoved = "production.entity-removed"
         case entityRenamed = "production.entity-renamed"
@@ -70,8 +71,9 @@ public struct ProductionSchemaCheck: Sendable {
     }
 
     /// The version called `productionVersion` in `versions` (oldest first) and the versions
-    /// after it. A name that is no version is an error (``MoltError/Code/fileReadNoSuchFile``,
-    /// as for any version named) listing the versions; `file` is the bundle, for the message.
+    /// after it. A name that is no version is an error listing the versions
+    /// (``/MoltCore/MoltError/Code-swift.struct/fileReadNoSuchFile``, as for any version named
+    /// that does not exist); `file` is the bundle, for the message.
     public static func split(
         _ versions: [ObjectModel], at productionVersion: String, file: String? = nil
     ) throws -> (production: ObjectModel, later: [ObjectModel]) {
