@@ -42,6 +42,28 @@ struct XcodeModelWriterTests {
         #expect(try XcodeModelWriter().text(for: again) == XcodeModelWriter().text(for: model))
     }
 
+    @Test("the \"Used with CloudKit\" marks of the model and its configurations read back (they are not compared)")
+    func cloudKitMarks() throws {
+        let entities = [Entity(name: "Note"), Entity(name: "Cache")]
+        let marked = ObjectModel(
+            entities: entities,
+            configurations: [
+                Configuration(name: "Cloud", entityNames: ["Note"], usedWithCloudKit: true),
+                Configuration(name: "Local", entityNames: ["Cache"]),
+            ], usedWithCloudKit: true)
+        let text = try XcodeModelWriter().text(for: marked)
+        #expect(text.contains(#"sourceLanguage="Swift" usedWithCloudKit="YES""#))
+        #expect(text.contains(#"<configuration name="Cloud" usedWithCloudKit="YES">"#))
+        #expect(text.contains(#"<configuration name="Local">"#))
+        let again = try Self.readBack(marked)
+        #expect(again.usedWithCloudKit)
+        #expect(again.configurations.map(\.usedWithCloudKit) == [true, false])
+        let plain = try Self.readBack(ObjectModel(entities: entities))
+        #expect(!plain.usedWithCloudKit)
+        #expect(!(try XcodeModelWriter().text(for: plain)).contains("usedWithCloudKit"))
+        #expect(ObjectModel(entities: entities, usedWithCloudKit: true) == ObjectModel(entities: entities))
+    }
+
     @Test("the output looks like Xcode's")
     func shape() throws {
         let model = ObjectModel(entities: [

@@ -95,24 +95,30 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
 /// Builders for small models written the way Xcode writes them.
 public enum ModelXML {
-    /// A complete `contents` document around `body` (the `<entity>` elements).
-    public static func document(_ body: String, identifier: String = "") -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(identifier)">
-        \(body)
-        </model>
-        """
+    /// A complete `contents` document around `body` (the `<entity>` elements), marked "Used
+    /// with CloudKit" as Xcode marks it when `usedWithCloudKit`.
+    public static func document(_ body: String, identifier: String = "", usedWithCloudKit: Bool = false) -> String {
+        let cloudKit = usedWithCloudKit ? #" usedWithCloudKit="YES""# : ""
+        return """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift"\(cloudKit) userDefinedModelVersionIdentifier="\(identifier)">
+            \(body)
+            </model>
+            """
     }
 
     /// Writes a bundle `Name.xcdatamodeld` with the given versions (name → entity XML) into
-    /// `folder`, marking `current` as the current version.
+    /// `folder`, marking `current` as the current version (and every version "Used with
+    /// CloudKit" when `usedWithCloudKit`).
     @discardableResult
     public static func writeBundle(
-        _ name: String, versions: [(String, String)], current: String?, in folder: TemporaryDirectory
+        _ name: String, versions: [(String, String)], current: String?, in folder: TemporaryDirectory,
+        usedWithCloudKit: Bool = false
     ) throws -> URL {
         for (version, body) in versions {
-            try folder.write(document(body), to: "\(name).xcdatamodeld/\(version).xcdatamodel/contents")
+            try folder.write(
+                document(body, usedWithCloudKit: usedWithCloudKit),
+                to: "\(name).xcdatamodeld/\(version).xcdatamodel/contents")
         }
         if let current {
             try folder.write(

@@ -28,10 +28,17 @@ struct Verify: ParsableCommand {
             a table (with a progress bar on a terminal), or JSON with --json; --junit FILE also \
             writes JUnit XML, one test case per store, as CI systems read it.
 
-            Exit codes: 0 every store passed; 1 a store failed (the others are still checked); \
-            3 a seed in a folder named after no version; 64 bad usage; 65 models or mapping files \
-            that cannot be read; 66 a path given does not exist, holds no store or seed, or --to \
-            names no version.
+            With --production-version V (the version whose schema is deployed to CloudKit's \
+            Production environment), every version after V up to the destination is also \
+            checked as `molt check-model --production-version V` checks it: CloudKit's rules, \
+            and only additions to V's schema. Each problem is a failing JUnit test case \
+            (classname molt.verify.cloudkit).
+
+            Exit codes: 0 every store passed; 1 a store failed (the others are still checked) or \
+            a version breaks CloudKit's rules or changes the production schema; 3 a seed in a \
+            folder named after no version; 64 bad usage; 65 models or mapping files that cannot \
+            be read; 66 a path given does not exist, holds no store or seed, or --to or \
+            --production-version names no version.
             """)
 
     @Argument(help: "Folders (searched recursively) or files of stores and seeds.")
@@ -47,6 +54,13 @@ struct Verify: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write the report as JUnit XML to FILE.", valueName: "file"))
     var junit: String?
+
+    @Option(
+        name: .customLong("production-version"),
+        help: ArgumentHelp(
+            "The version whose schema is in CloudKit's Production environment: check that later versions only add to it.",
+            valueName: "version"))
+    var productionVersion: String?
 
     @OptionGroup var global: GlobalOptions
 
@@ -66,6 +80,10 @@ struct Verify: ParsableCommand {
                     .fileReadNoSuchFile, "there is no model version \"\(to)\"",
                     location: SourceLocation(file: source.models),
                     recovery: "Versions: \(inputs.versions.allNames.joined(separator: ", ")).")
+            }
+            let cloudKit = try productionVersion.map {
+                try VerifyCloudKit(
+                    inputs.versions, productionVersion: $0, destination: destination, models: source.models)
             }
             let fixtures = try VerifyFixture.find(in: paths, versions: inputs.versions)
             guard !fixtures.isEmpty else {
@@ -88,7 +106,8 @@ struct Verify: ParsableCommand {
             }
             bar.finish()
             let report = VerifyReport(
-                destination: destination, results: results, seconds: Date().timeIntervalSince(started), jobs: jobs)
+                destination: destination, results: results, seconds: Date().timeIntervalSince(started), jobs: jobs,
+                cloudKit: cloudKit)
             if let junit {
                 do {
                     try report.junit.write(toFile: junit, atomically: true, encoding: .utf8)

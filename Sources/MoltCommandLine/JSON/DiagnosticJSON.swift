@@ -10,6 +10,10 @@ struct CheckJSON: Encodable {
         let column: Int?
         let entity: String?
         let property: String?
+        /// What to do instead, when the check says.
+        let hint: String?
+        /// The rule broken (`cloudkit.…`, `production.…`), when the check names one.
+        let rule: String?
 
         init(_ diagnostic: Diagnostic) {
             severity = "\(diagnostic.severity)"
@@ -19,7 +23,19 @@ struct CheckJSON: Encodable {
             column = diagnostic.location?.column
             entity = diagnostic.entity
             property = diagnostic.property
+            hint = diagnostic.hint
+            rule = diagnostic.rule
         }
+    }
+
+    /// What `check-model` checked for CloudKit.
+    struct CloudKit: Encodable {
+        /// The versions CloudKit's rules were checked in.
+        let rulesChecked: [String]
+        /// `--production-version`, when given.
+        let productionVersion: String?
+        /// The versions after it, each compared with it.
+        let checkedAgainstProduction: [String]
     }
 
     /// What was checked: the model or mapping files.
@@ -29,9 +45,12 @@ struct CheckJSON: Encodable {
     /// Whether no error was found (the exit code is 0).
     let passed: Bool
     let diagnostics: [Item]
+    /// Only when CloudKit's rules or the production schema were checked.
+    let cloudKit: CloudKit?
 
-    init(checked: [String], diagnostics: [Diagnostic]) {
+    init(checked: [String], diagnostics: [Diagnostic], cloudKit: CloudKit? = nil) {
         self.checked = checked
+        self.cloudKit = cloudKit
         errors = diagnostics.errors.count
         warnings = diagnostics.warnings.count
         passed = !diagnostics.hasErrors

@@ -32,7 +32,8 @@ enum ExitCodes {
         Kind(exit: success, meaning: "success", errors: []),
         Kind(
             exit: checkFailed,
-            meaning: "a check found errors (check-model, check-mapping) or a store failed its check (verify)",
+            meaning:
+                "a check found errors (check-model, check-mapping; CloudKit's rules and the production schema included) or a store or model version failed its check (verify)",
             errors: []),
         Kind(
             exit: incompatibleStore,

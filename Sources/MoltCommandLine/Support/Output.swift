@@ -23,11 +23,13 @@ enum Output {
         FileHandle.standardError.write(Data("molt: \(text)\n".utf8))
     }
 
-    /// Prints diagnostics (without warnings and notes when `quiet`) and a summary line
-    /// "Checked WHAT: N errors, M warnings"; returns whether there were errors.
+    /// Prints diagnostics (without warnings and notes when `quiet`), each hint on a line of
+    /// its own below, and a summary line "Checked WHAT: N errors, M warnings"; returns whether
+    /// there were errors.
     static func diagnostics(_ diagnostics: [Diagnostic], quiet: Bool, checked what: String) -> Bool {
         for diagnostic in diagnostics where !quiet || diagnostic.severity == .error {
             line(diagnostic.description)
+            if let hint = diagnostic.hint { line("    hint: \(hint)") }
         }
         let errors = diagnostics.errors.count
         let warnings = diagnostics.warnings.count

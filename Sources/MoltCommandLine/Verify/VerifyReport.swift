@@ -1,19 +1,23 @@
 import Foundation
 import MoltXML
 
-/// What `molt verify` found for every store, as a table, as JSON and as JUnit XML.
+/// What `molt verify` found for every store (and, with `--production-version`, for the
+/// CloudKit schema), as a table, as JSON and as JUnit XML.
 struct VerifyReport: Encodable {
     /// The destination version.
     let destination: String
     let results: [VerifyResult]
     let seconds: Double
     let jobs: Int
+    /// The versions after `--production-version` checked for CloudKit, when asked.
+    var cloudKit: VerifyCloudKit? = nil
 
+    /// The stores that failed.
     var failed: Int { results.filter { !$0.passed }.count }
-    var passed: Bool { failed == 0 }
+    var passed: Bool { failed == 0 && cloudKit?.passed != false }
 
     private enum CodingKeys: String, CodingKey {
-        case destination, stores, failed, passed, seconds, jobs, results
+        case destination, stores, failed, passed, seconds, jobs, results, cloudKit
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -25,6 +29,7 @@ struct VerifyReport: Encodable {
         try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
         try container.encode(jobs, forKey: .jobs)
         try container.encode(results, forKey: .results)
+        try container.encodeIfPresent(cloudKit, forKey: .cloudKit)
     }
 
     private var timing: String {
@@ -50,24 +55,38 @@ struct VerifyReport: Encodable {
                 lines += difference.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
             }
         }
+        if let cloudKit {
+            lines.append("")
+            lines += cloudKit.lines
+        }
         lines.append("")
-        lines.append(
-            passed
-                ? (results.count == 1
-                    ? "The store upgrades to \(destination) and passes (\(timing))."
-                    : "All \(results.count) stores upgrade to \(destination) and pass (\(timing)).")
-                : "\(failed) of \(results.count) stores failed (\(timing)).")
+        let stores =
+            failed == 0
+            ? (results.count == 1
+                ? "The store upgrades to \(destination) and passes (\(timing))."
+                : "All \(results.count) stores upgrade to \(destination) and pass (\(timing)).")
+            : "\(failed) of \(results.count) stores failed (\(timing))."
+        if let cloudKit, !cloudKit.passed {
+            lines.append(
+                stores
+                    + " The CloudKit schema check failed: \(cloudKit.errors) error\(cloudKit.errors == 1 ? "" : "s").")
+        } else {
+            lines.append(stores)
+        }
         return lines
     }
 
-    /// JUnit XML as CI systems read it: one test suite, one test case per store.
+    /// JUnit XML as CI systems read it: one test suite, one test case per store, and with
+    /// `--production-version` one per CloudKit error (or one passing case).
     var junit: String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let time = String(format: "%.3f", seconds)
+        let tests = results.count + (cloudKit?.junitCounts.tests ?? 0)
+        let failures = failed + (cloudKit?.junitCounts.failures ?? 0)
         xml +=
-            #"<testsuites name="molt verify" tests="\#(results.count)" failures="\#(failed)" time="\#(time)">"# + "\n"
+            #"<testsuites name="molt verify" tests="\#(tests)" failures="\#(failures)" time="\#(time)">"# + "\n"
         xml +=
-            #"  <testsuite name="molt verify to \#(Self.escaped(destination))" tests="\#(results.count)" failures="\#(failed)" errors="0" time="\#(time)">"#
+            #"  <testsuite name="molt verify to \#(Self.escaped(destination))" tests="\#(tests)" failures="\#(failures)" errors="0" time="\#(time)">"#
             + "\n"
         for result in results {
             let name = Self.escaped(result.name)
@@ -85,6 +104,7 @@ struct VerifyReport: Encodable {
                 + "\n"
             xml += "    </testcase>\n"
         }
+        for testCase in cloudKit?.junitCases ?? [] { xml += testCase + "\n" }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }

@@ -16,22 +16,32 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var location: SourceLocation?
     public var entity: String?
     public var property: String?
+    /// What to do instead, when the message alone does not say (printed on a line of its own).
+    public var hint: String?
+    /// A short, stable name of the rule broken (`cloudkit.deny-delete-rule`), for tools that
+    /// sort or filter diagnostics; nil for the checks that have none.
+    public var rule: String?
 
     public init(
         _ severity: Severity,
         _ message: String,
         location: SourceLocation? = nil,
         entity: String? = nil,
-        property: String? = nil
+        property: String? = nil,
+        hint: String? = nil,
+        rule: String? = nil
     ) {
         self.severity = severity
         self.message = message
         self.location = location
         self.entity = entity
         self.property = property
+        self.hint = hint
+        self.rule = rule
     }
 
-    /// `file:line: error: Entity.property: message`, as compilers print them.
+    /// `file:line: error: Entity.property: message`, as compilers print them (without the
+    /// hint).
     public var description: String {
         var parts: [String] = []
         if let location { parts.append(location.description) }

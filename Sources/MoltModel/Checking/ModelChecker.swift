@@ -9,15 +9,26 @@ public import MoltCore
 /// Warnings (Core Data accepts them): a relationship without an inverse, a default value that
 /// does not read as its attribute's type.
 ///
+/// With ``cloudKitRules``, CloudKit's rules too (``CloudKitRules``); for the entities they
+/// cover, their error about a relationship without an inverse replaces the warning.
+///
 /// ```swift
 /// let diagnostics = ModelChecker().check(model)
 /// if diagnostics.hasErrors { … }
+/// let forCloudKit = ModelChecker(cloudKitRules: CloudKitRules()).check(model)
 /// ```
 public struct ModelChecker {
-    public init() {}
+    /// CloudKit's rules, checked as well when set.
+    public var cloudKitRules: CloudKitRules?
 
+    public init(cloudKitRules: CloudKitRules? = nil) {
+        self.cloudKitRules = cloudKitRules
+    }
+
+    /// Every problem of `model`, in the order found (CloudKit's after the others).
     public func check(_ model: ObjectModel) -> [Diagnostic] {
         var run = Run(model: model)
+        run.cloudKitEntities = cloudKitRules?.entityNames(of: model) ?? []
         run.checkEntityNames()
         run.checkInheritance()
         for entity in model.entities {
@@ -26,7 +37,7 @@ public struct ModelChecker {
             run.checkConstraintsAndIndexes(of: entity)
         }
         run.checkConfigurations()
-        return run.diagnostics
+        return run.diagnostics + (cloudKitRules?.check(model) ?? [])
     }
 
     /// Checks `model` and throws one error listing every error found; warnings are ignored.
@@ -48,6 +59,8 @@ private struct Run {
     var diagnostics: [Diagnostic] = []
     /// Entities whose parent chain is broken; inheritance-dependent checks skip them.
     var brokenLineage: Set<String> = []
+    /// Entities CloudKit's rules check: a missing inverse is their error, not a warning here.
+    var cloudKitEntities: Set<String> = []
 
     init(model: ObjectModel) {
         self.model = model
@@ -173,7 +186,7 @@ private struct Run {
                     property: relationship.name)
             }
             guard let inverseName = relationship.inverseName else {
-                if !relationship.isTransient {
+                if !relationship.isTransient && !cloudKitEntities.contains(entity.name) {
                     report(
                         .warning, "the relationship has no inverse; Core Data recommends one for consistency",
                         at: here, entity: entity.name, property: relationship.name)

@@ -119,11 +119,16 @@ public struct FetchIndex: Sendable, Hashable {
 public struct Configuration: Sendable, Hashable {
     public var name: String
     public var entityNames: [String]
+    /// Whether Xcode marks the configuration "Used with CloudKit" (`usedWithCloudKit="YES"`):
+    /// its entities then keep CloudKit's rules (``CloudKitRules``). Not compared, like
+    /// ``ObjectModel/usedWithCloudKit``.
+    @NotCompared public var usedWithCloudKit: Bool = false
     @NotCompared public var location: SourceLocation? = nil
 
-    public init(name: String, entityNames: [String], location: SourceLocation? = nil) {
+    public init(name: String, entityNames: [String], usedWithCloudKit: Bool = false, location: SourceLocation? = nil) {
         self.name = name
         self.entityNames = entityNames
+        self.usedWithCloudKit = usedWithCloudKit
         self.location = location
     }
 }

@@ -17,6 +17,11 @@ public struct ObjectModel: Sendable, Hashable {
     public let configurations: [Configuration]
     /// Core Data's version identifiers (Xcode's `userDefinedModelVersionIdentifier`).
     public let versionIdentifiers: [String]
+    /// Whether the model's Default configuration is marked "Used with CloudKit" in Xcode
+    /// (`usedWithCloudKit="YES"` on `<model>`): Xcode then checks CloudKit's rules when it
+    /// compiles the model, and `molt check-model` checks them (see ``CloudKitRules``). Not
+    /// compared: it is a setting for checks, not part of the schema (no version hash has it).
+    @NotCompared public private(set) var usedWithCloudKit: Bool = false
     /// The version's name, such as "Model 3" (the `.xcdatamodel` folder name without extension).
     @NotCompared public private(set) var name: String? = nil
     /// The file the model was read from.
@@ -28,12 +33,14 @@ public struct ObjectModel: Sendable, Hashable {
         entities: [Entity],
         configurations: [Configuration] = [],
         versionIdentifiers: [String] = [],
+        usedWithCloudKit: Bool = false,
         name: String? = nil,
         sourceFile: String? = nil
     ) {
         self.entities = entities
         self.configurations = configurations
         self.versionIdentifiers = versionIdentifiers
+        self.usedWithCloudKit = usedWithCloudKit
         self.name = name
         self.sourceFile = sourceFile
         var index: [String: Int] = [:]

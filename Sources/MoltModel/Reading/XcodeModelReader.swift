@@ -48,8 +48,8 @@ public struct XcodeModelReader {
         }
         let identifiers = root[attribute: "userDefinedModelVersionIdentifier"].map { [$0] } ?? []
         return ObjectModel(
-            entities: entities, configurations: configurations, versionIdentifiers: identifiers, name: name,
-            sourceFile: document.file)
+            entities: entities, configurations: configurations, versionIdentifiers: identifiers,
+            usedWithCloudKit: try context.flag(root, "usedWithCloudKit"), name: name, sourceFile: document.file)
     }
 }
 
@@ -291,6 +291,8 @@ private struct Context {
             }
             return try required(member, "name")
         }
-        return Configuration(name: name, entityNames: members, location: location(element))
+        return Configuration(
+            name: name, entityNames: members, usedWithCloudKit: try flag(element, "usedWithCloudKit"),
+            location: location(element))
     }
 }

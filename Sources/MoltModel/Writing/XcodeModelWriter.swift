@@ -11,8 +11,8 @@ internal import MoltXML
 /// regular expression, external storage, preserve after deletion, value transformer, custom
 /// class, derivation, indexed, scalar type, renaming identifier, modifier, user info),
 /// relationships (destination, inverse, to-many, ordered, optional, transient, counts, delete
-/// rule, renaming identifier, modifier, user info), fetched properties, configurations and
-/// the version identifier. Xcode keeps one version identifier: a model with several gets
+/// rule, renaming identifier, modifier, user info), fetched properties, configurations, the
+/// "Used with CloudKit" marks (of the model and of configurations) and the version identifier. Xcode keeps one version identifier: a model with several gets
 /// the first. Text that XML cannot hold (control characters other than tab, line feed and
 /// carriage return) is an error naming the entity and property.
 ///
@@ -37,6 +37,9 @@ public struct XcodeModelWriter: Sendable {
             ("lastSavedToolsVersion", "1"), ("systemVersion", "molt"), ("minimumToolsVersion", "Automatic"),
             ("sourceLanguage", "Swift"),
         ]
+        if model.usedWithCloudKit {
+            modelAttributes.append(("usedWithCloudKit", "YES"))
+        }
         if let identifier = model.versionIdentifiers.first {
             modelAttributes.append(("userDefinedModelVersionIdentifier", identifier))
         }
@@ -45,7 +48,9 @@ public struct XcodeModelWriter: Sendable {
             try write(entity, into: &xml)
         }
         for configuration in model.configurations {
-            try xml.open("configuration", [("name", configuration.name)], depth: 1)
+            try xml.open(
+                "configuration",
+                [("name", configuration.name), ("usedWithCloudKit", flag(configuration.usedWithCloudKit))], depth: 1)
             for member in configuration.entityNames {
                 try xml.empty("memberEntity", [("name", member)], depth: 2)
             }
