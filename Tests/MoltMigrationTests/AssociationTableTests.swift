@@ -39,6 +39,37 @@ struct AssociationTableTests {
         #expect(try table.destinations(of: Key(root: 1, primaryKey: 100_000, entity: 2), mapping: 1).isEmpty)
     }
 
+    @Test("what the kept form says of a mapping (count, entities) is what its rows in the table say")
+    func keptFacts() throws {
+        let folder = TemporaryDirectory("molt-associations")
+        let (table, connection) = try Self.table(in: folder)
+        for key in Int64(1)...40 {
+            // 1: one source entity; 2: two (sub-entities of one hierarchy); both keep keys.
+            try table.associate(
+                mapping: 1, source: Key(root: 1, primaryKey: key, entity: 1),
+                destination: Key(root: 2, primaryKey: key, entity: 2))
+            try table.associate(
+                mapping: 2, source: Key(root: 1, primaryKey: key, entity: key.isMultiple(of: 3) ? 5 : 1),
+                destination: Key(root: 2, primaryKey: key, entity: 2))
+        }
+        // The same pair again is one association.
+        try table.associate(
+            mapping: 1, source: Key(root: 1, primaryKey: 7, entity: 1), destination: Key(root: 2, primaryKey: 7, entity: 2))
+        try table.removeDestinations([Key(root: 2, primaryKey: 9, entity: 2)], mappings: 2)
+        try table.removeDestinations([Key(root: 2, primaryKey: 9, entity: 2)], mappings: 2)
+        for mapping in [1, 2] {
+            let kept = try #require(table.keptIndex(of: mapping))
+            let rows = try connection.scalar("SELECT count(*) FROM molt_associations WHERE mapping = \(mapping)")
+            #expect(rows?.integerValue == Int64(kept.count), "mapping \(mapping)")
+            #expect(try table.destinationCount(of: mapping) == 39)
+            let sourceEntities = try connection.rows(
+                "SELECT DISTINCT source_entity FROM molt_associations WHERE mapping = \(mapping)")
+            #expect(kept.sourceEntity == (sourceEntities.count == 1 ? Int(sourceEntities[0][0].integerValue!) : nil))
+        }
+        #expect(table.keptIndex(of: 1)?.sourceEntity == 1)
+        #expect(table.keptIndex(of: 2)?.sourceEntity == nil)
+    }
+
     @Test("a pair that changes key, a second destination or a deletion gives the table's answers")
     func brokenForm() throws {
         let folder = TemporaryDirectory("molt-associations")

@@ -219,8 +219,16 @@ final class AssociationTable {
         }
     }
 
+    /// The associations of `mapping` in memory, when every one of them kept its object's
+    /// key (``KeptKeyIndex``): then facts about them (one source per destination, one
+    /// destination per source, the entities) need no query of the table.
+    func keptIndex(of mapping: Int) -> KeptKeyIndex? {
+        kept[mapping]
+    }
+
     /// How many distinct destinations `mapping` made.
     func destinationCount(of mapping: Int) throws -> Int {
+        if let index = kept[mapping] { return index.count }
         let query = try statement(
             "SELECT COUNT(*) FROM (SELECT 1 FROM molt_associations WHERE mapping = ? GROUP BY destination_root, destination_pk)"
         )

@@ -13,6 +13,11 @@ struct KeptKeyIndex {
     let sourceRoot: Int
     let destinationRoot: Int
     let destinationEntity: Int
+    /// The entity of every source object, or nil once they are of several entities (the
+    /// form holds either way).
+    private(set) var sourceEntity: Int?
+    /// How many associations the index holds (one per source object, one per destination).
+    private(set) var count = 0
     private var bits: [UInt64] = []
 
     /// An index holding `source` → `destination`, or nil when the pair does not keep its key.
@@ -20,6 +25,7 @@ struct KeptKeyIndex {
         sourceRoot = source.root
         destinationRoot = destination.root
         destinationEntity = destination.entity
+        sourceEntity = source.entity
         guard add(source: source, destination: destination) else { return nil }
     }
 
@@ -33,7 +39,10 @@ struct KeptKeyIndex {
         if word >= bits.count {
             bits.append(contentsOf: repeatElement(0, count: max(word + 1 - bits.count, bits.count)))
         }
-        bits[word] |= 1 << UInt64(key & 63)
+        let bit: UInt64 = 1 << UInt64(key & 63)
+        if bits[word] & bit == 0 { count += 1 }
+        bits[word] |= bit
+        if source.entity != sourceEntity { sourceEntity = nil }
         return true
     }
 
@@ -52,6 +61,8 @@ struct KeptKeyIndex {
         guard destination.root == destinationRoot else { return }
         let key = destination.primaryKey
         guard key >= 0, Int(key >> 6) < bits.count else { return }
-        bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63))
+        let bit: UInt64 = 1 << UInt64(key & 63)
+        if bits[Int(key >> 6)] & bit != 0 { count -= 1 }
+        bits[Int(key >> 6)] &= ~bit
     }
 }

@@ -75,7 +75,9 @@ extension SetBasedRelate {
 
     /// Whether every destination object `mapping` made is of `entity` and made from one source.
     static func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
-        try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
+        // Kept keys: one source per destination, all of one entity.
+        if let kept = state.associations.keptIndex(of: mapping) { return kept.destinationEntity == entity }
+        return try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
             try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
@@ -87,7 +89,9 @@ extension SetBasedRelate {
 
     /// Whether no source object gave `mapping` more than one destination object.
     func isFunction(_ mapping: Int, _ state: PassState) throws -> Bool {
-        try state.sqlState.fact("function \(mapping)") {
+        // Kept keys: one destination per source.
+        if state.associations.keptIndex(of: mapping) != nil { return true }
+        return try state.sqlState.fact("function \(mapping)") {
             try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?

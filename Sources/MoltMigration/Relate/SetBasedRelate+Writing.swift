@@ -59,13 +59,18 @@ extension SetBasedRelate {
     /// entity, a destination object with the same key, and from nothing else.
     func keepsKeys(_ mapping: Int, from entity: EntityLayout, _ state: PassState) throws -> Bool {
         guard entity.superNumber == 0, entity.kindNumbers == [entity.number] else { return false }
+        let sourceCount = "SELECT count(*) FROM \(SQL.identifier(Self.schema)).\(SQL.identifier(entity.table))"
+        if let kept = state.associations.keptIndex(of: mapping) {
+            // Each association kept its key; all from `entity`, and as many as its objects.
+            guard kept.sourceEntity == entity.number else { return false }
+            return try state.destination.store.connection.scalar(sourceCount)?.integerValue == Int64(kept.count)
+        }
         return try state.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
             try state.destination.store.connection.scalar(
                 """
                 SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
                                    WHERE mapping = ?1 AND (destination_pk <> source_pk OR source_entity <> ?2))
-                    AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1)
-                        = (SELECT count(*) FROM \(SQL.identifier(Self.schema)).\(SQL.identifier(entity.table)))
+                    AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1) = (\(sourceCount))
                 """, [.integer(Int64(mapping)), .integer(Int64(entity.number))])?.integerValue == 1
         }
     }
