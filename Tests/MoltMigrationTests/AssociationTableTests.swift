@@ -54,7 +54,8 @@ struct AssociationTableTests {
         }
         // The same pair again is one association.
         try table.associate(
-            mapping: 1, source: Key(root: 1, primaryKey: 7, entity: 1), destination: Key(root: 2, primaryKey: 7, entity: 2))
+            mapping: 1, source: Key(root: 1, primaryKey: 7, entity: 1),
+            destination: Key(root: 2, primaryKey: 7, entity: 2))
         try table.removeDestinations([Key(root: 2, primaryKey: 9, entity: 2)], mappings: 2)
         try table.removeDestinations([Key(root: 2, primaryKey: 9, entity: 2)], mappings: 2)
         for mapping in [1, 2] {
