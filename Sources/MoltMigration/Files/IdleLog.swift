@@ -56,6 +56,12 @@ enum IdleLog {
 
     /// Whether another process holds a lock on `count` bytes of `path` from `start`. A file
     /// that cannot be opened to ask counts as locked; one that does not exist, as not.
+    ///
+    /// Closing the descriptor opened to ask drops every POSIX lock this process holds on the
+    /// file, so this is asked only where SQLite could not tidy the files itself (a store this
+    /// user cannot write), before the run opens the store; an app that keeps its own
+    /// connection to such a store open in the same process while recovering it would lose
+    /// that connection's locks.
     static func locked(_ path: String, from start: off_t, count: off_t) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return errno != ENOENT }

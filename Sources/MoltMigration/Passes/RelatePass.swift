@@ -48,6 +48,9 @@ struct RelatePass {
         for mapping in mappings {
             let policy = policies[mapping.name]!
             state.begin(mapping)
+            // Facts about the associations hold for one mapping: a policy's own
+            // createRelationships may associate more.
+            state.sqlState.associationFacts = [:]
             state.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             let number = try state.number(of: mapping.name)
             var after: (root: Int, primaryKey: Int64) = (0, 0)

@@ -51,9 +51,9 @@ extension BatchedRelatePlan {
     /// its entity and made from one source object.
     private func writesExactImages(_ state: PassState) throws -> Bool {
         guard !state.hasDeletedSources else { return false }
-        // Facts about the associations hold for now only: a policy's own
-        // createRelationships may associate more.
-        state.sqlState.associationFacts = [:]
+        // Asked before and after the mapping's batches: the relate pass forgets the facts
+        // when a mapping starts, and nothing associates during a batched mapping, so the
+        // table is scanned (when the bits cannot answer) once.
         return try SetBasedRelate.isOneToOne(number, entity: entity, state)
     }
 }

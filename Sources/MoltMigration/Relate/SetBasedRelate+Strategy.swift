@@ -24,7 +24,7 @@ extension SetBasedRelate {
         // Facts about the associations hold for this run only: a policy's own
         // createRelationships may associate more.
         state.sqlState.associationFacts = [:]
-        guard try isOneToOne(number, entity: destination.number, state) else { return false }
+        guard try Self.isOneToOne(number, entity: destination.number, state) else { return false }
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
         }
@@ -66,11 +66,6 @@ extension SetBasedRelate {
             }
         }
         return true
-    }
-
-    /// Whether every destination object `mapping` made is of `entity` and made from one source.
-    func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
-        try Self.isOneToOne(mapping, entity: entity, state)
     }
 
     /// Whether every destination object `mapping` made is of `entity` and made from one source.
@@ -124,7 +119,7 @@ extension SetBasedRelate {
             // One owner per target: one source object per related one, one source per target.
             guard link.sourceFanIn == 1,
                 let targets = state.destination.layout.entity(named: link.relationship.destinationEntityName),
-                try isOneToOne(target, entity: targets.number, state)
+                try Self.isOneToOne(target, entity: targets.number, state)
             else { return .pairs }
             empty = try isEmpty(link.targetTable, column: column, connection)
         case .joinTable(let table, _, _, _, _, _):

@@ -22,7 +22,7 @@ extension SetBasedRelate {
         if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, state),
             link.targetKinds.contains(targetEntity),
             try keepsKeys(number, from: source, state), try keepsKeys(target, from: link.related, state),
-            try isOneToOne(target, entity: targetEntity, state)
+            try Self.isOneToOne(target, entity: targetEntity, state)
         {
             return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
         }
