@@ -5,8 +5,10 @@ import MoltStore
 /// Which destination objects each entity mapping made from which source objects: Core Data's
 /// association table, kept on disk in a temporary SQLite table of the destination connection
 /// (so a million associations cost no memory), indexed both ways. A mapping whose objects all
-/// kept their keys is also held in memory as bits (``KeptKeyIndex``), which answer "what did
-/// it make from this object?" without a query.
+/// kept their keys is held in memory as bits (``KeptKeyIndex``), which answer every question
+/// about it without a query; its rows wait there and are written to the table only when SQL
+/// must read them (``sqlTable()``) or the mapping leaves that form, in the order
+/// ``AssociationOrder`` keeps.
 ///
 /// Objects are identified by hierarchy (the root entity's number, as primary keys are unique
 /// per hierarchy), primary key and entity number.
@@ -39,14 +41,20 @@ final class AssociationTable {
     /// a mapping whose associations broke the form is in `unkept`.
     private var kept: [Int: KeptKeyIndex] = [:]
     private var unkept: Set<Int> = []
+    /// Which kept mappings' rows wait in memory, and the order of all rows.
+    private var order = AssociationOrder()
+    /// Whether kept mappings' rows wait (off: every row is written when made, as a reference
+    /// for tests).
+    private let keepsRowsWaiting: Bool
 
     private struct Lookup: Hashable {
         let source: Slot
         let mapping: Int?
     }
 
-    init(connection: SQLiteConnection) throws {
+    init(connection: SQLiteConnection, keepsRowsWaiting: Bool = true) throws {
         self.connection = connection
+        self.keepsRowsWaiting = keepsRowsWaiting
         try connection.execute(
             """
             PRAGMA temp_store = FILE;
@@ -72,29 +80,75 @@ final class AssociationTable {
     /// Records that `mapping` made `destination` from `source` (once per pair).
     func associate(mapping: Int, source: Key, destination: Key) throws {
         if !lookups.isEmpty { lookups.removeAll() }
+        if order.waiting[mapping] != nil {
+            // The same pair again changes nothing; a new one in the form, with no other
+            // mapping's in between, waits too; anything else writes the waiting rows first.
+            if kept[mapping]?.holds(source: source, destination: destination) == true { return }
+            if order.canGrow(mapping), kept[mapping]?.sourceEntity == source.entity,
+                kept[mapping]?.add(source: source, destination: destination) == true
+            {
+                order.grow(mapping)
+                return
+            }
+            try writeWaitingRows(of: mapping)
+        }
+        let isFirst = kept[mapping] == nil && !unkept.contains(mapping)
         if kept[mapping]?.add(source: source, destination: destination) == false {
             kept[mapping] = nil
             unkept.insert(mapping)
-        } else if kept[mapping] == nil, !unkept.contains(mapping) {
+        } else if isFirst {
             if let index = KeptKeyIndex(source: source, destination: destination) {
                 kept[mapping] = index
+                if keepsRowsWaiting {
+                    order.startWaiting(mapping)
+                    return
+                }
             } else {
                 unkept.insert(mapping)
             }
         }
-        // The unique index keeps each pair once.
+        try insertRow(order.next(for: mapping), mapping: mapping, source: source, destination: destination)
+    }
+
+    /// Writes one association's row, numbered `rowid`; the unique index keeps each pair once.
+    private func insertRow(_ rowid: Int64, mapping: Int, source: Key, destination: Key) throws {
         let insert = try statement(
             """
             INSERT OR IGNORE INTO molt_associations
-                (mapping, source_root, source_pk, source_entity, destination_root, destination_pk, destination_entity)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+                (rowid, mapping, source_root, source_pk, source_entity, destination_root, destination_pk, destination_entity)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.bind([
-            .integer(Int64(mapping)), .integer(Int64(source.root)), .integer(source.primaryKey),
+            .integer(rowid), .integer(Int64(mapping)), .integer(Int64(source.root)), .integer(source.primaryKey),
             .integer(Int64(source.entity)),
             .integer(Int64(destination.root)), .integer(destination.primaryKey), .integer(Int64(destination.entity)),
         ])
         try insert.run()
+    }
+
+    /// Writes the rows of `mapping` that wait in memory, in key order, with the numbers its
+    /// range reserved (``AssociationOrder``); from then on its rows are written when made.
+    private func writeWaitingRows(of mapping: Int) throws {
+        guard let range = order.stopWaiting(mapping), let index = kept[mapping] else { return }
+        guard let sourceEntity = index.sourceEntity, index.count <= range.count else {
+            throw MoltError(.migration, "the waiting associations of mapping \(mapping) do not fit their order")
+        }
+        var rowid = range.lowerBound
+        try index.forEachKey { key in
+            try insertRow(
+                rowid, mapping: mapping,
+                source: Key(root: index.sourceRoot, primaryKey: key, entity: sourceEntity),
+                destination: Key(root: index.destinationRoot, primaryKey: key, entity: index.destinationEntity))
+            rowid += 1
+            return true
+        }
+    }
+
+    /// The table's name for SQL, every association written to it first: statements that read
+    /// it (the set-based relate, the history's keys) take it from here.
+    func sqlTable() throws -> String {
+        for mapping in order.waiting.keys.sorted() { try writeWaitingRows(of: mapping) }
+        return "temp.molt_associations"
     }
 
     /// The destinations made from `source`, by one mapping or (nil) by any, in the order they
@@ -113,25 +167,37 @@ final class AssociationTable {
         let query: SQLiteStatement
         if let mapping {
             query = try statement(
-                "SELECT destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? AND mapping = ? ORDER BY rowid"
+                "SELECT rowid, destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? AND mapping = ? ORDER BY rowid"
             )
             try query.bind([.integer(Int64(source.root)), .integer(source.primaryKey), .integer(Int64(mapping))])
         } else {
             query = try statement(
-                "SELECT destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? ORDER BY rowid"
+                "SELECT rowid, destination_root, destination_pk, destination_entity FROM molt_associations WHERE source_root = ? AND source_pk = ? ORDER BY rowid"
             )
             try query.bind([.integer(Int64(source.root)), .integer(source.primaryKey)])
         }
-        var result: [Key] = []
+        var rows: [(order: Int64, key: Key)] = []
         while try query.step() {
-            result.append(
-                Key(root: Int(query.int64(at: 0)), primaryKey: query.int64(at: 1), entity: Int(query.int64(at: 2))))
+            rows.append(
+                (
+                    query.int64(at: 0),
+                    Key(root: Int(query.int64(at: 1)), primaryKey: query.int64(at: 2), entity: Int(query.int64(at: 3)))
+                ))
         }
-        return result
+        // Rows waiting in memory go where their mapping's numbers put them.
+        var waited = false
+        for (waiting, range) in order.waiting where mapping == nil || mapping == waiting {
+            guard let made = kept[waiting]?.destinations(of: source)?.first else { continue }
+            rows.append((range.lowerBound, made))
+            waited = true
+        }
+        if waited { rows.sort { $0.order < $1.order } }
+        return rows.map(\.key)
     }
 
     /// The sources `mapping` made `destination` from, in the order they were associated.
     func sources(of destination: Key, mapping: Int) throws -> [Key] {
+        if let known = kept[mapping]?.sources(of: destination) { return known }
         let query = try statement(
             "SELECT source_root, source_pk, source_entity FROM molt_associations WHERE mapping = ? AND destination_root = ? AND destination_pk = ? ORDER BY rowid"
         )
@@ -149,6 +215,13 @@ final class AssociationTable {
     /// destination of the mapping in their key range, so one range query per hierarchy finds
     /// them all.
     func sources(ofBatch destinations: [Key], mapping: Int) throws -> [Slot: [Key]] {
+        if let index = kept[mapping], index.sourceEntity != nil {
+            var result: [Slot: [Key]] = [:]
+            for destination in destinations {
+                if let sources = index.sources(of: destination), !sources.isEmpty { result[destination.slot] = sources }
+            }
+            return result
+        }
         var ranges: [Int: (low: Int64, high: Int64)] = [:]
         for key in destinations {
             let range = ranges[key.root] ?? (key.primaryKey, key.primaryKey)
@@ -175,6 +248,7 @@ final class AssociationTable {
 
     /// The distinct destinations `mapping` made, in key order after `after`, at most `limit`.
     func destinations(of mapping: Int, after: (root: Int, primaryKey: Int64), limit: Int) throws -> [Key] {
+        if let index = kept[mapping] { return index.destinations(after: after, limit: limit) }
         let query = try statement(
             """
             SELECT destination_root, destination_pk, MIN(destination_entity) FROM molt_associations
@@ -197,6 +271,7 @@ final class AssociationTable {
         lookups.removeAll()
         kept.removeAll()
         unkept.removeAll()
+        order.reset()
         try connection.execute("DELETE FROM molt_associations")
     }
 

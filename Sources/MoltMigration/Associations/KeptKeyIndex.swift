@@ -50,10 +50,57 @@ struct KeptKeyIndex {
     func destinations(of source: AssociationTable.Key) -> [AssociationTable.Key]? {
         guard source.root == sourceRoot else { return nil }
         let key = source.primaryKey
-        guard key >= 0, key < Self.keyLimit, Int(key >> 6) < bits.count,
-            bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0
-        else { return [] }
+        guard contains(key) else { return [] }
         return [AssociationTable.Key(root: destinationRoot, primaryKey: key, entity: destinationEntity)]
+    }
+
+    /// Whether the index holds exactly this pair (associating it again changes nothing).
+    func holds(source: AssociationTable.Key, destination: AssociationTable.Key) -> Bool {
+        source.root == sourceRoot && destination.root == destinationRoot && destination.entity == destinationEntity
+            && source.primaryKey == destination.primaryKey && contains(source.primaryKey)
+    }
+
+    /// The sources the destination was made from, or nil when the index cannot say (the
+    /// sources are of several entities).
+    func sources(of destination: AssociationTable.Key) -> [AssociationTable.Key]? {
+        guard let sourceEntity else { return nil }
+        guard destination.root == destinationRoot, contains(destination.primaryKey) else { return [] }
+        return [AssociationTable.Key(root: sourceRoot, primaryKey: destination.primaryKey, entity: sourceEntity)]
+    }
+
+    /// The destinations in key order after `after` (a hierarchy and key), at most `limit`.
+    func destinations(after: (root: Int, primaryKey: Int64), limit: Int) -> [AssociationTable.Key] {
+        guard after.root <= destinationRoot, limit > 0 else { return [] }
+        var result: [AssociationTable.Key] = []
+        guard after.root < destinationRoot || after.primaryKey < Int64.max else { return [] }
+        let start = after.root < destinationRoot ? 0 : max(after.primaryKey + 1, 0)
+        forEachKey(from: start) { key in
+            result.append(AssociationTable.Key(root: destinationRoot, primaryKey: key, entity: destinationEntity))
+            return result.count < limit
+        }
+        return result
+    }
+
+    /// Calls `body` with each key from `start` on, in order, while it returns true.
+    func forEachKey(from start: Int64 = 0, _ body: (Int64) throws -> Bool) rethrows {
+        guard start < Int64(bits.count) * 64 else { return }
+        var word = Int(start >> 6)
+        var remaining = bits[word] & (~0 << UInt64(start & 63))
+        while true {
+            while remaining != 0 {
+                let key = Int64(word) << 6 + Int64(remaining.trailingZeroBitCount)
+                guard try body(key) else { return }
+                remaining &= remaining - 1
+            }
+            word += 1
+            guard word < bits.count else { return }
+            remaining = bits[word]
+        }
+    }
+
+    private func contains(_ key: Int64) -> Bool {
+        key >= 0 && key < Self.keyLimit && Int(key >> 6) < bits.count
+            && bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0
     }
 
     /// Forgets a destination object (deleted).

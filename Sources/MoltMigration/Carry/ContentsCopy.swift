@@ -30,11 +30,11 @@ struct ContentsCopy {
     let removedChecksum: Bool
 
     /// The temporary table of the destination connection where each pass leaves its
-    /// associations (``keep(associationsOfPass:on:)``).
+    /// associations (``keep(associationsOfPass:from:on:)``).
     static let keysTable = "molt_history_keys"
     static let sourceSchema = "molt_contents_source"
 
-    /// Makes the table ``keep(associationsOfPass:on:)`` fills, before the first pass of a run
+    /// Makes the table ``keep(associationsOfPass:from:on:)`` fills, before the first pass of a run
     /// whose store has history.
     static func prepare(_ connection: SQLiteConnection) throws {
         try connection.execute(
@@ -47,12 +47,14 @@ struct ContentsCopy {
     }
 
     /// Keeps what pass `pass` associated (the association table starts empty each pass).
-    static func keep(associationsOfPass pass: Int, on connection: SQLiteConnection) throws {
+    static func keep(
+        associationsOfPass pass: Int, from associations: AssociationTable, on connection: SQLiteConnection
+    ) throws {
         try connection.execute(
             """
             INSERT INTO temp.\(keysTable)
             SELECT \(pass) * 1000000 + mapping, source_root, source_pk, destination_entity, destination_pk
-            FROM temp.molt_associations
+            FROM \(try associations.sqlTable())
             """)
     }
 

@@ -194,7 +194,8 @@ extension HeavyweightMigration {
             try state.writer.finish()
             try transaction.commit()
             if keepsAssociations {
-                try ContentsCopy.keep(associationsOfPass: index + 1, on: destination.store.connection)
+                try ContentsCopy.keep(
+                    associationsOfPass: index + 1, from: state.associations, on: destination.store.connection)
             }
         }
         // Core Data checks uniqueness constraints when the destination is saved, after every

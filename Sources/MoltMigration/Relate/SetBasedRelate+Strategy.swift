@@ -55,7 +55,7 @@ extension SetBasedRelate {
                 try writeDirectly(link, queries[index]!, connection)
             case .pairs:
                 if link.relationship.isToMany { try fillPairs(queries[index]!, into: Self.pairs(index), connection) }
-                try write(link, from: Self.pairs(index), connection)
+                try write(link, from: Self.pairs(index), associations: try state.associations.sqlTable(), connection)
                 try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
             }
             if let target = link.targetMapping {
@@ -73,10 +73,11 @@ extension SetBasedRelate {
         // Kept keys: one source per destination, all of one entity.
         if let kept = state.associations.keptIndex(of: mapping) { return kept.destinationEntity == entity }
         return try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
-            try state.destination.store.connection.scalar(
+            let table = try state.associations.sqlTable()
+            return try state.destination.store.connection.scalar(
                 """
-                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1 AND destination_entity <> ?2)
-                    AND NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?1
+                SELECT NOT EXISTS (SELECT 1 FROM \(table) WHERE mapping = ?1 AND destination_entity <> ?2)
+                    AND NOT EXISTS (SELECT 1 FROM \(table) WHERE mapping = ?1
                                     GROUP BY destination_root, destination_pk HAVING count(*) > 1)
                 """, [.integer(Int64(mapping)), .integer(Int64(entity))])?.integerValue == 1
         }
@@ -87,9 +88,10 @@ extension SetBasedRelate {
         // Kept keys: one destination per source.
         if state.associations.keptIndex(of: mapping) != nil { return true }
         return try state.sqlState.fact("function \(mapping)") {
-            try state.destination.store.connection.scalar(
+            let table = try state.associations.sqlTable()
+            return try state.destination.store.connection.scalar(
                 """
-                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations WHERE mapping = ?
+                SELECT NOT EXISTS (SELECT 1 FROM \(table) WHERE mapping = ?
                                    GROUP BY source_root, source_pk HAVING count(*) > 1)
                 """, [.integer(Int64(mapping))])?.integerValue == 1
         }

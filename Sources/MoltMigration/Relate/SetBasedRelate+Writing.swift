@@ -35,10 +35,11 @@ extension SetBasedRelate {
             targetMapping = " AND at.mapping = ?"
             bindings.append(.integer(Int64(mapping)))
         }
+        let table = try state.associations.sqlTable()
         let sql = """
             SELECT am.destination_pk AS d, at.destination_pk AS t, at.destination_entity AS te
             FROM (\(link.sourceLinks)) AS sl
-            CROSS JOIN temp.molt_associations AS am CROSS JOIN temp.molt_associations AS at
+            CROSS JOIN \(table) AS am CROSS JOIN \(table) AS at
             WHERE am.source_root = ? AND am.source_pk = sl.s AND am.mapping = ?
             AND at.source_root = ? AND at.source_pk = sl.o\(targetMapping)
             AND at.destination_entity IN (\(kinds))
@@ -66,11 +67,12 @@ extension SetBasedRelate {
             return try state.destination.store.connection.scalar(sourceCount)?.integerValue == Int64(kept.count)
         }
         return try state.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
-            try state.destination.store.connection.scalar(
+            let table = try state.associations.sqlTable()
+            return try state.destination.store.connection.scalar(
                 """
-                SELECT NOT EXISTS (SELECT 1 FROM temp.molt_associations
+                SELECT NOT EXISTS (SELECT 1 FROM \(table)
                                    WHERE mapping = ?1 AND (destination_pk <> source_pk OR source_entity <> ?2))
-                    AND (SELECT count(*) FROM temp.molt_associations WHERE mapping = ?1) = (\(sourceCount))
+                    AND (SELECT count(*) FROM \(table) WHERE mapping = ?1) = (\(sourceCount))
                 """, [.integer(Int64(mapping)), .integer(Int64(entity.number))])?.integerValue == 1
         }
     }
@@ -120,10 +122,11 @@ extension SetBasedRelate {
         }
     }
 
-    /// Makes the destination links of the mapping's objects exactly the pairs.
-    func write(_ link: Link, from pairs: String, _ connection: SQLiteConnection) throws {
+    /// Makes the destination links of the mapping's objects exactly the pairs; `associations`
+    /// names the association table (``AssociationTable/sqlTable()``).
+    func write(_ link: Link, from pairs: String, associations: String, _ connection: SQLiteConnection) throws {
         let pairs = "temp." + pairs
-        let mine = "SELECT destination_pk FROM temp.molt_associations WHERE mapping = \(number)"
+        let mine = "SELECT destination_pk FROM \(associations) WHERE mapping = \(number)"
         switch link.storage {
         case .foreignKey(let column, let entityColumn, _):
             let table = "main." + SQL.identifier(destination.table)
