@@ -33,23 +33,25 @@ extension PassState {
         var row = columns.defaults
         var given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count)
         var context: EvaluationContext?
-        for (index, (name, value)) in compiled.attributes.enumerated() {
-            switch value {
-            case .expression(let expression, let propertyMapping):
-                if let key = compiled.sourceAttributes[index] {
-                    // `$source.<attribute>`: the value read, as evaluating the key path gives it.
-                    let read = source.read.attributes[key]
-                    if columns.direct[index], read.map({ columns.fits($0, index) }) ?? true {
-                        row[columns.column[index]] = read
-                    } else {
-                        given[index] = ExpressionValue(read)
-                    }
-                    continue
+        for index in compiled.attributes.indices {
+            if let key = compiled.sourceAttributes[index] {
+                // `$source.<attribute>`: the value read, as evaluating the key path gives it
+                // (the mapping's value, not copied, is that expression).
+                let read = source.read.attributes[key]
+                if columns.direct[index], read.map({ columns.fits($0, index) }) ?? true {
+                    row[columns.column[index]] = read
+                } else {
+                    given[index] = ExpressionValue(read)
                 }
+                continue
+            }
+            switch compiled.attributes[index].value {
+            case .expression(let expression, let propertyMapping):
                 let made = context ?? evaluationContext(source: source.id)
                 context = made
                 given[index] = try evaluate(
-                    expression, made, mapping: mapping, object: source.id, property: name, at: propertyMapping)
+                    expression, made, mapping: mapping, object: source.id, property: compiled.attributes[index].name,
+                    at: propertyMapping)
             case .modelDefault:
                 continue
             case .noValue:

@@ -23,6 +23,12 @@ extension AttributeValue {
     }
 
     /// Whether this value is of the kind `type` holds (integers also fit their type's range).
+    /// Whether the value is a double that is not a number (SQLite stores NaN as NULL).
+    var isNaN: Bool {
+        if case .double(let number) = self { return number.isNaN }
+        return false
+    }
+
     func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
         case (.integer(let number), _) where type.isInteger: type.integerRange!.contains(number)

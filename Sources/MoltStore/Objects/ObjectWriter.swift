@@ -110,7 +110,10 @@ public final class ObjectWriter {
         }
         precondition(columnValues.count == plan.attributes.count, "one value per column")
         for index in columnValues.indices {
-            if let value = columnValues[index] { try check(value, fits: plan.attributes[index], entity: entity) }
+            guard let value = columnValues[index] else { continue }
+            // The common case from the column's type alone; the attribute (copied) names a failure.
+            if value.fits(plan.types[index]), !value.isNaN { continue }
+            try check(value, fits: plan.attributes[index], entity: entity)
         }
         return try insertRow(plan, columnValues, primaryKey: nil, preferredKey: preferredKey)
     }
@@ -429,6 +432,8 @@ package final class InsertPlan {
     package let columnIndex: [String: Int]
     /// Whether each column's attribute has external storage.
     let external: [Bool]
+    /// Each column's attribute type.
+    let types: [AttributeType]
 
     init(layout: EntityLayout, statement: SQLiteStatement, defaults: [AttributeValue?]) {
         self.layout = layout
@@ -438,6 +443,7 @@ package final class InsertPlan {
         columnIndex = Dictionary(
             layout.attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
         external = layout.attributes.map(\.attribute.usesExternalStorage)
+        types = layout.attributes.map(\.attribute.type)
     }
 }
 
