@@ -98,6 +98,12 @@ struct KeptKeyIndex {
         }
     }
 
+    /// Whether the source object with this key (of the index's source hierarchy) made a
+    /// destination object.
+    func containsSource(_ key: Int64) -> Bool {
+        contains(key)
+    }
+
     private func contains(_ key: Int64) -> Bool {
         key >= 0 && key < Self.keyLimit && Int(key >> 6) < bits.count
             && bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0

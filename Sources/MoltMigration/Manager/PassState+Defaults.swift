@@ -164,7 +164,11 @@ extension PassState {
             objects = Self.references(related).map(\.id)
         }
         currentRelationship = relationship
-        return try associatedObjects(of: objects, mapping: try canonical.entityMapping.map { try number(of: $0) })
+        let mapping = try canonical.entityMapping.map { try number(of: $0) }
+        if let mapping, let kept = try keptDestinations(of: objects, mapping: mapping, relationship: relationship) {
+            return kept
+        }
+        return try associatedObjects(of: objects, mapping: mapping)
     }
 
     /// Runs `body`, its errors naming the mapping, destination object, sources and relationship.

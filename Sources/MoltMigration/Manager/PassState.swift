@@ -68,6 +68,8 @@ final class PassState {
     var associatedDestinations: Set<ObjectID> = []
     /// ``destinationKinds(of:)``'s answers.
     var kindsOfDestinationEntity: [String: Set<String>] = [:]
+    /// ``keptDestinations(of:mapping:relationship:)``'s facts, by mapping number.
+    var keptTargets: [Int: KeptTarget] = [:]
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingResolver: MappingResolver, passCount: Int = 1,

@@ -13,6 +13,28 @@ package struct LinkAssignment {
     }
 }
 
+/// A relationship ``ObjectWriter/checkLinks(_:_:to:existing:)`` checked: checking a batch
+/// asks about the same few relationships of one entity again and again, in turn.
+final class LinkCheckMemo {
+    /// How many are kept (searched in turn; names compare fast when they are the same).
+    static let capacity = 16
+
+    let entity: String
+    let relationship: String
+    let link: RelationshipLayout
+    /// The entities the relationship's targets may be (``ObjectWriter/targetEntities(of:)``).
+    let targetEntities: Set<String>
+    /// The last target's entity found among them.
+    var lastTargetEntity: String?
+
+    init(entity: String, relationship: String, link: RelationshipLayout, targetEntities: Set<String>) {
+        self.entity = entity
+        self.relationship = relationship
+        self.link = link
+        self.targetEntities = targetEntities
+    }
+}
+
 /// Setting one relationship of many objects at once, with the result of setting it object by
 /// object (``ObjectWriter/setToOne(_:_:to:)`` and ``ObjectWriter/setToMany(_:_:to:)`` called
 /// in the same order), but with what those calls read for each object read once per batch.
@@ -56,8 +78,22 @@ extension ObjectWriter {
     package func checkLinks(
         _ owner: ObjectID, _ relationship: String, to targets: [ObjectID], existing: KnownObjects
     ) throws {
-        let ownerLayout = try existing.contains(owner) ? layout.requireEntity(owner.entity) : requireObject(owner)
-        let link = try requireRelationship(relationship, of: ownerLayout)
+        let ownerExists = existing.contains(owner)
+        let memo: LinkCheckMemo
+        if ownerExists,
+            let known = linkCheckMemos.first(where: { $0.entity == owner.entity && $0.relationship == relationship })
+        {
+            memo = known
+        } else {
+            // An owner not known to exist has its row looked up every time.
+            let ownerLayout = try ownerExists ? layout.requireEntity(owner.entity) : requireObject(owner)
+            let link = try requireRelationship(relationship, of: ownerLayout)
+            memo = LinkCheckMemo(
+                entity: owner.entity, relationship: relationship, link: link, targetEntities: targetEntities(of: link))
+            if linkCheckMemos.count >= LinkCheckMemo.capacity { linkCheckMemos.removeFirst() }
+            linkCheckMemos.append(memo)
+        }
+        let link = memo.link
         if case .foreignKey = link.storage {
             guard targets.count <= 1 else {
                 throw MoltError(
@@ -78,7 +114,14 @@ extension ObjectWriter {
                 throw MoltError(
                     .validation, "\(target) is listed twice", entity: owner.entity, property: relationship)
             }
-            try checkTarget(target, of: link, from: owner, rowExists: existing.contains(target))
+            let rowExists = existing.contains(target)
+            // The common case: a target of an entity the relationship leads to, known to exist.
+            if rowExists, target.entity == memo.lastTargetEntity { continue }
+            if rowExists, memo.targetEntities.contains(target.entity) {
+                memo.lastTargetEntity = target.entity
+                continue
+            }
+            try checkTarget(target, of: link, from: owner, rowExists: rowExists)
         }
     }
 

@@ -37,6 +37,8 @@ public final class ObjectWriter {
     private var insertPlans: [String: InsertPlan] = [:]
     /// ``targetEntities(of:)``'s answers, by destination entity.
     private var targetKinds: [String: Set<String>] = [:]
+    /// The relationships ``checkLinks(_:_:to:existing:)`` checked last (``LinkCheckMemo``).
+    var linkCheckMemos: [LinkCheckMemo] = []
     /// Statements of single-object reads (``object(_:)``), kept between reads.
     private let singleReads = StatementCache()
 
@@ -329,7 +331,7 @@ public final class ObjectWriter {
 
     /// The entities whose objects `link` may lead to (its destination and sub-entities, in its
     /// table), known after the first question.
-    private func targetEntities(of link: RelationshipLayout) -> Set<String> {
+    func targetEntities(of link: RelationshipLayout) -> Set<String> {
         let destination = link.relationship.destinationEntityName
         if let known = targetKinds[destination] { return known }
         let kinds = Set(
