@@ -19,7 +19,9 @@ extension PassState {
     /// The destination objects the mapping numbered `mapping` made from `objects`, of
     /// `relationship`'s entity, in order; nil when the mapping's associations are not all
     /// kept keys (ask the table).
-    func keptDestinations(of objects: [ObjectID], mapping: Int, relationship: Relationship) throws
+    func keptDestinations(
+        of objects: [ObjectID], mapping: Int, relationship: Relationship
+    ) throws
         -> [DestinationObject]?
     {
         guard let index = associations.keptIndex(of: mapping) else { return nil }
@@ -42,7 +44,9 @@ extension PassState {
         return result
     }
 
-    private func keptTarget(_ mapping: Int, _ index: KeptKeyIndex, _ relationship: Relationship) throws
+    private func keptTarget(
+        _ mapping: Int, _ index: KeptKeyIndex, _ relationship: Relationship
+    ) throws
         -> KeptTarget
     {
         if let known = keptTargets[mapping], known.destinationEntity == index.destinationEntity,
