@@ -122,6 +122,7 @@ extension HeavyweightMigration {
         let state = try PassState(
             source: source, destination: destination, mappingResolver: resolvers[0], passCount: mappings.count,
             context: context, startDate: started)
+        state.evaluatesEveryValue = options.evaluatesEveryValue
         let manager = MigrationManager(state: state)
         try state.interruptible {
             try runPasses(

@@ -124,7 +124,9 @@ extension PassState {
         // Whether every object came from the association table (so every one exists).
         var onlyAssociated = true
         for source in sources {
-            if let canonical, let found = try canonicalValue(canonical, of: source, relationship: relationship) {
+            if !evaluatesEveryValue, let canonical,
+                let found = try canonicalValue(canonical, of: source, relationship: relationship)
+            {
                 collected += found
                 if !relationship.isToMany, !collected.isEmpty { break }
                 continue

@@ -68,6 +68,9 @@ final class PassState {
     var associatedDestinations: Set<ObjectID> = []
     /// ``destinationKinds(of:)``'s answers.
     var kindsOfDestinationEntity: [String: Set<String>] = [:]
+    /// Whether relationship values are evaluated even in Core Data's default form
+    /// (``MigrationOptions/evaluatesEveryValue``).
+    var evaluatesEveryValue = false
     /// ``keptDestinations(of:mapping:relationship:)``'s facts, by mapping number.
     var keptTargets: [Int: KeptTarget] = [:]
 

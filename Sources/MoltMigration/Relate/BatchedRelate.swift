@@ -95,10 +95,17 @@ extension PassState {
     ) throws {
         let compiled = compiledMapping(mapping)
         var assignments: [String: [LinkAssignment]] = [:]
+        // Whether the default relates objects of an entity, asked once per run of one entity.
+        var entity: String?
+        var relates = false
         for object in objects {
             try checkCancelled()
+            if object.entity != entity {
+                relates = relatesByDefault(object, compiled)
+                entity = object.entity
+            }
             try PolicyCall.run(mapping, "createRelationships", object: object.id, state: self) {
-                guard relatesByDefault(object, compiled) else { return }
+                guard relates else { return }
                 let sources = try sourceIDs(for: object, mapping: mapping)
                 for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated()
                 where !skipped.contains(relationship.name) {

@@ -26,6 +26,11 @@ public struct MigrationOptions: Sendable {
     /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
     public var allowsBatchedRelationships = true
+    /// Evaluate every relationship value expression, even in Core Data's default form, whose
+    /// objects are otherwise found without evaluating (the source relationship's objects mapped
+    /// through the associations). The result is the same store; the differential test's
+    /// reference route runs this way, so every shortcut is compared with evaluation.
+    package var evaluatesEveryValue = false
     /// Called with the text of each SQL statement run on the store being migrated in place, or
     /// by a heavyweight migration's passes on the source store and the new store (values
     /// bound), in order: an audit of what the migration did and read.

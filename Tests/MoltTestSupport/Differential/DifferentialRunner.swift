@@ -31,6 +31,9 @@ public struct DifferentialRunner: Sendable {
             options.allowsSQLCopy = [.sqlCopy, .lightweight].contains(self)
             options.allowsSetBasedRelate = [.setBased, .sqlCopy, .lightweight].contains(self)
             options.allowsBatchedRelationships = self != .reference
+            // The reference evaluates every value: the other routes' shortcuts are compared
+            // with evaluation, not with themselves.
+            options.evaluatesEveryValue = self == .reference
             return options
         }
     }
