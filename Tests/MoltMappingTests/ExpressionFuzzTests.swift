@@ -21,7 +21,7 @@ struct ExpressionFuzzTests {
 
     @Test("random text never crashes the parser, and what parses prints back to itself")
     func randomText() {
-        var generator = SplitMix64(state: 20_261_121)
+        var generator = SplitMix(seed: 20_261_121)
         var parsed = 0
         for _ in 0..<Self.iterations {
             let count = Int.random(in: 1...12, using: &generator)
@@ -36,7 +36,7 @@ struct ExpressionFuzzTests {
 
     @Test("random bytes never crash the parser")
     func randomBytes() {
-        var generator = SplitMix64(state: 7)
+        var generator = SplitMix(seed: 7)
         for _ in 0..<(Self.iterations / 4) {
             let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
                 UInt8.random(in: 0...255, using: &generator)
@@ -46,7 +46,7 @@ struct ExpressionFuzzTests {
     }
 
     /// A random expression tree of at most `depth` levels.
-    static func tree(_ depth: Int, _ generator: inout SplitMix64) -> MappingExpression {
+    static func tree(_ depth: Int, _ generator: inout SplitMix) -> MappingExpression {
         let leaf = depth <= 0 || Int.random(in: 0..<4, using: &generator) == 0
         if leaf {
             switch Int.random(in: 0..<7, using: &generator) {
@@ -70,7 +70,7 @@ struct ExpressionFuzzTests {
             default: return MappingExpression([.truePredicate, .falsePredicate].randomElement(using: &generator)!)
             }
         }
-        let child = { (generator: inout SplitMix64) in tree(depth - 1, &generator) }
+        let child = { (generator: inout SplitMix) in tree(depth - 1, &generator) }
         switch Int.random(in: 0..<11, using: &generator) {
         case 0:
             return MappingExpression(
@@ -116,7 +116,7 @@ struct ExpressionFuzzTests {
 
     @Test("random trees print as text that parses back to the same tree")
     func randomTrees() throws {
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix(seed: 42)
         for _ in 0..<(Self.iterations / 4) {
             let expression = Self.tree(5, &generator)
             let printed = expression.description
@@ -129,7 +129,7 @@ struct ExpressionFuzzTests {
 
 extension MappingExpression {
     /// Gives a random function call a fitting number of arguments.
-    func withArguments(_ generator: inout SplitMix64, _ depth: Int) -> MappingExpression {
+    func withArguments(_ generator: inout SplitMix, _ depth: Int) -> MappingExpression {
         guard case .function(let name, _) = kind else { return self }
         let count = name == "now" ? 0 : (name == "uppercase" ? 1 : Int.random(in: 1...3, using: &generator))
         return MappingExpression(

@@ -124,8 +124,9 @@ public struct StoreSeeder: Sendable {
     }
 }
 
-/// A small, fast, seeded random number generator (SplitMix64).
-public struct SplitMix {
+/// A small, fast, seeded random number generator (SplitMix64): a failing case replays from
+/// its seed.
+public struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

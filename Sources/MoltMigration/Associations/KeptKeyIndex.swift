@@ -70,9 +70,9 @@ struct KeptKeyIndex {
 
     /// The destinations in key order after `after` (a hierarchy and key), at most `limit`.
     func destinations(after: (root: Int, primaryKey: Int64), limit: Int) -> [AssociationTable.Key] {
-        guard after.root <= destinationRoot, limit > 0 else { return [] }
+        guard limit > 0, after.root < destinationRoot || (after.root == destinationRoot && after.primaryKey < .max)
+        else { return [] }
         var result: [AssociationTable.Key] = []
-        guard after.root < destinationRoot || after.primaryKey < Int64.max else { return [] }
         let start = after.root < destinationRoot ? 0 : max(after.primaryKey + 1, 0)
         forEachKey(from: start) { key in
             result.append(AssociationTable.Key(root: destinationRoot, primaryKey: key, entity: destinationEntity))
@@ -98,13 +98,9 @@ struct KeptKeyIndex {
         }
     }
 
-    /// Whether the source object with this key (of the index's source hierarchy) made a
-    /// destination object.
-    func containsSource(_ key: Int64) -> Bool {
-        contains(key)
-    }
-
-    private func contains(_ key: Int64) -> Bool {
+    /// Whether the object with this key (of the index's source hierarchy) made a destination
+    /// object, the one with the same key.
+    func contains(_ key: Int64) -> Bool {
         key >= 0 && key < Self.keyLimit && Int(key >> 6) < bits.count
             && bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0
     }

@@ -38,7 +38,7 @@ extension PassState {
                 root = try key(object, in: source).root
                 entity = object.entity
             }
-            guard root == index.sourceRoot, index.containsSource(object.primaryKey) else { continue }
+            guard root == index.sourceRoot, index.contains(object.primaryKey) else { continue }
             result.append(DestinationObject(id: ObjectID(entity: target.name, primaryKey: object.primaryKey)))
         }
         return result
