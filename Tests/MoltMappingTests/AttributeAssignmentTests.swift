@@ -61,4 +61,34 @@ struct AttributeAssignmentTests {
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
         #expect(error?.property == "a")
     }
+
+    /// The shortcut the engine takes before converting (`unchanged(_:into:)`) must give what
+    /// converting gives, for every value kind into every attribute type it answers for; and it
+    /// must answer for the plain cases (else it saves nothing).
+    @Test("values stored as they are: the shortcut agrees with converting")
+    func unchangedAgreesWithConvert() throws {
+        let values: [ExpressionValue] = [
+            .null, .integer(0), .integer(1), .integer(40_000), .integer(3_000_000_000), .integer(.min), .double(2.5),
+            .double(-0.0), .double(.nan), .double(.infinity), .bool(true), .bool(false), .string(""),
+            .string("12"), .string("text"), .string("2001-01-01T00:00:01Z"), .date(Date(timeIntervalSinceReferenceDate: 7)),
+            .data(Data()), .data(Data([1, 2])), .uri("https://x"), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+            .decimal(Decimal(string: "0.10")!),
+        ]
+        var answered = 0
+        for type in AttributeType.allCases {
+            for value in values {
+                guard let fast = AttributeAssignment.unchanged(value, into: type) else { continue }
+                answered += 1
+                let converted = try convert(value, type)
+                if case .double(let a) = fast, case .double(let b)? = converted, a.isNaN {
+                    #expect(b.isNaN, "\(value) into \(type)")
+                } else {
+                    #expect(converted == fast, "\(value) into \(type)")
+                }
+            }
+        }
+        #expect(AttributeAssignment.unchanged(.integer(40_000), into: .integer16) == nil)
+        #expect(AttributeAssignment.unchanged(.string("12"), into: .integer64) == nil)
+        #expect(answered >= 20)
+    }
 }

@@ -120,6 +120,23 @@ public enum AttributeAssignment {
         }
     }
 
+    /// ``convert(_:to:)``'s result for a value that goes in as it is (text into a String, a
+    /// date into a Date, an integer in range into an Integer, …), told by the attribute's type
+    /// alone; nil when the full conversion must decide (it may convert, refuse or store nil).
+    public static func unchanged(_ value: ExpressionValue, into type: AttributeType) -> AttributeValue? {
+        switch (value, type) {
+        case (.string(let text), .string): return .string(text)
+        case (.integer(let number), .integer16), (.integer(let number), .integer32),
+            (.integer(let number), .integer64):
+            return type.integerRange!.contains(number) ? .integer(number) : nil
+        case (.double(let number), .double), (.double(let number), .float): return .double(number)
+        case (.date(let date), .date): return .date(date)
+        case (.bool(let flag), .boolean): return .bool(flag)
+        case (.data(let data), .binary), (.data(let data), .transformable): return .data(data)
+        default: return nil
+        }
+    }
+
     /// Whether a value of `type` can go into `attribute`: nil when it can, a warning when it
     /// depends on the value (text read as a number), an error when it never can.
     static func check(_ type: ValueType, into attribute: Attribute) -> (Diagnostic.Severity, String)? {

@@ -25,7 +25,9 @@ extension PassState {
         }
         given.sort { $0.column < $1.column }
         for (column, value) in given {
-            row[column] = try AttributeAssignment.convert(value, to: plan.attributes[column])
+            row[column] =
+                try AttributeAssignment.unchanged(value, into: plan.types[column])
+                ?? AttributeAssignment.convert(value, to: plan.attributes[column])
         }
         if let name = unknown.sorted().first {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)

@@ -189,26 +189,24 @@ extension ObjectWriter {
                 rows: current.compactMap { owner, state in state.partner.map { (owner, $0, state.position) } })
         }
         let assignColumns = [column, entityColumn, orderColumn].compactMap { $0 }
-        let update = try prepared(
-            "UPDATE \(quotedTable) SET \(assignColumns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        )
+        // Each changed owner's row: its key, then the columns' new values.
+        var rows: [SQLiteValue] = []
         for assignment in assignments {
             let key = assignment.owner.primaryKey
             let target = assignment.targets.first
             if current[key]?.partner == target?.primaryKey { continue }
-            var values: [SQLiteValue] = [target.map { .integer($0.primaryKey) } ?? .null]
+            rows.append(.integer(key))
+            rows.append(target.map { .integer($0.primaryKey) } ?? .null)
             if entityColumn != nil {
-                values.append(try target.map { .integer(Int64(try layout.requireEntity($0.entity).number)) } ?? .null)
+                rows.append(try target.map { .integer(Int64(try layout.requireEntity($0.entity).number)) } ?? .null)
             }
             if let positions {
                 if let old = current[key]?.partner { positions.remove(key, from: old) }
                 let position = try target.map { try positions.append(key, to: $0.primaryKey) }
-                values.append(position.map { .integer($0) } ?? .null)
+                rows.append(position.map { .integer($0) } ?? .null)
             }
-            try update.bind(values + [.integer(key)])
-            try update.run()
-            countStatement()
         }
+        try updateRows(table, columns: assignColumns, values: rows)
     }
 
     /// To-manies held in the targets' rows (their to-one inverse's foreign key).
@@ -266,9 +264,8 @@ extension ObjectWriter {
                 countStatement()
             }
         }
-        let assign = try prepared(
-            "UPDATE \(quotedTable) SET \(columns.map { "\(SQL.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        )
+        // Each claimed target's row once (its last claim): its key, then the columns' values.
+        var rows: [SQLiteValue] = []
         for assignment in assignments {
             let number = try number(of: assignment.owner)
             for target in assignment.targets {
@@ -276,14 +273,13 @@ extension ObjectWriter {
                 guard let claim = claims[target.primaryKey], claim.owner == assignment.owner,
                     !unchanged.contains(target.primaryKey)
                 else { continue }
-                var values: [SQLiteValue] = [.integer(assignment.owner.primaryKey)]
-                if entityColumn != nil { values.append(.integer(number)) }
-                if orderColumn != nil { values.append(.integer(claim.position)) }
-                try assign.bind(values + [.integer(target.primaryKey)])
-                try assign.run()
-                countStatement()
+                rows.append(.integer(target.primaryKey))
+                rows.append(.integer(assignment.owner.primaryKey))
+                if entityColumn != nil { rows.append(.integer(number)) }
+                if orderColumn != nil { rows.append(.integer(claim.position)) }
             }
         }
+        try updateRows(table, columns: columns, values: rows)
     }
 
     /// Many-to-manies (and inverse-less to-manies) in a join table (not one holding both
@@ -316,9 +312,9 @@ extension ObjectWriter {
         }
         let remove = try prepared("DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?")
         let insertColumns = [own, other] + [orderColumn, inverseOrderColumn].compactMap { $0 }
-        let insert = try prepared(
-            "INSERT OR IGNORE INTO \(join) (\(SQL.identifiers(insertColumns))) VALUES (\(SQL.placeholders(insertColumns.count)))"
-        )
+        // The new rows, written after the removals and reorderings: those touch rows the
+        // owners held before the batch, which no new row is.
+        var inserted: [SQLiteValue] = []
         let reorder = try orderColumn.map {
             try prepared("UPDATE \(join) SET \(SQL.identifier($0)) = ? WHERE \(ownColumn) = ? AND \(otherColumn) = ?")
         }
@@ -338,16 +334,18 @@ extension ObjectWriter {
                     guard let reorder else { continue }
                     try reorder.bind([position, .integer(owner), .integer(target.primaryKey)])
                     try reorder.run()
+                    countStatement()
                 } else {
-                    var values: [SQLiteValue] = [.integer(owner), .integer(target.primaryKey)]
-                    if orderColumn != nil { values.append(position) }
-                    if let ends { values.append(.integer(try ends.append(owner, to: target.primaryKey))) }
-                    try insert.bind(values)
-                    try insert.run()
+                    inserted.append(.integer(owner))
+                    inserted.append(.integer(target.primaryKey))
+                    if orderColumn != nil { inserted.append(position) }
+                    if let ends { inserted.append(.integer(try ends.append(owner, to: target.primaryKey))) }
                 }
-                countStatement()
             }
         }
+        try writeRows(
+            "INSERT OR IGNORE INTO \(join) (\(SQL.identifiers(insertColumns))) VALUES ", width: insertColumns.count,
+            values: inserted)
     }
 
     // MARK: Reading a batch

@@ -435,7 +435,7 @@ package final class InsertPlan {
     /// Whether each column's attribute has external storage.
     let external: [Bool]
     /// Each column's attribute type.
-    let types: [AttributeType]
+    package let types: [AttributeType]
 
     init(layout: EntityLayout, statement: SQLiteStatement, defaults: [AttributeValue?]) {
         self.layout = layout
