@@ -70,8 +70,10 @@ struct AttributeAssignmentTests {
         let values: [ExpressionValue] = [
             .null, .integer(0), .integer(1), .integer(40_000), .integer(3_000_000_000), .integer(.min), .double(2.5),
             .double(-0.0), .double(.nan), .double(.infinity), .bool(true), .bool(false), .string(""),
-            .string("12"), .string("text"), .string("2001-01-01T00:00:01Z"), .date(Date(timeIntervalSinceReferenceDate: 7)),
-            .data(Data()), .data(Data([1, 2])), .uri("https://x"), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+            .string("12"), .string("text"), .string("2001-01-01T00:00:01Z"),
+            .date(Date(timeIntervalSinceReferenceDate: 7)),
+            .data(Data()), .data(Data([1, 2])), .uri("https://x"),
+            .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
             .decimal(Decimal(string: "0.10")!),
         ]
         var answered = 0

@@ -108,7 +108,9 @@ public final class ObjectCursor {
         try rowStatement.bind(
             [.integer(lastKey), .integer(upperKey)] + conditionBindings + [.integer(Int64(batchSize))])
         var objects: [StoredObject] = []
-        var layouts: [EntityLayout] = []
+        objects.reserveCapacity(batchSize)
+        var plans: [RowPlan] = []
+        plans.reserveCapacity(batchSize)
         while try rowStatement.step() {
             rowsRead += 1
             let key = rowStatement.int64(at: 0)
@@ -116,7 +118,7 @@ public final class ObjectCursor {
             let plan = try rowPlan(number, key: key)
             var object = StoredObject(
                 id: ObjectID(entity: plan.layout.name, primaryKey: key), version: rowStatement.int64(at: 2))
-            object.attributes.reserveCapacity(plan.attributes.count)
+            if !plan.attributes.isEmpty { object.attributes.reserveCapacity(plan.attributes.count) }
             for column in plan.attributes {
                 let value = rowStatement.value(at: column.index)
                 do {
@@ -132,23 +134,24 @@ public final class ObjectCursor {
                     throw error.about(entity: plan.layout.name, property: column.name)
                 }
             }
-            object.relationships.reserveCapacity(plan.relationships.count)
-            for link in plan.relationships {
-                guard let column = link.keyIndex else {
-                    if readsToMany { object.relationships[link.layout.relationship.name] = .toMany([]) }
+            if !plan.relationships.isEmpty { object.relationships.reserveCapacity(plan.relationships.count) }
+            for index in plan.relationships.indices {
+                guard let column = plan.relationships[index].keyIndex else {
+                    if readsToMany { object.relationships[plan.relationships[index].name] = .toMany([]) }
                     continue
                 }
-                object.relationships[link.layout.relationship.name] = .toOne(
+                object.relationships[plan.relationships[index].name] = .toOne(
                     try relatedID(
                         key: rowStatement.value(at: column),
-                        entityNumber: link.entityIndex.map { rowStatement.value(at: $0) }, link: link.layout))
+                        entityNumber: plan.relationships[index].entityIndex.map { rowStatement.value(at: $0) },
+                        link: plan.relationships[index].layout))
             }
             objects.append(object)
-            layouts.append(plan.layout)
+            plans.append(plan)
         }
         guard let last = objects.last else { return [] }
         lastKey = last.id.primaryKey
-        if readsToMany { try fillToMany(&objects, layouts: layouts) }
+        if readsToMany { try fillToMany(&objects, plans: plans) }
         return objects
     }
 
@@ -172,10 +175,12 @@ public final class ObjectCursor {
                 relationshipNames?.contains($0.relationship.name) ?? true
             }.map { link in
                 guard case .foreignKey(let column, let entityColumn, _) = link.storage else {
-                    return RowPlan.Relationship(layout: link, keyIndex: nil, entityIndex: nil)
+                    return RowPlan.Relationship(
+                        layout: link, name: link.relationship.name, keyIndex: nil, entityIndex: nil)
                 }
                 return RowPlan.Relationship(
-                    layout: link, keyIndex: tableColumns[column]!, entityIndex: entityColumn.map { tableColumns[$0]! })
+                    layout: link, name: link.relationship.name, keyIndex: tableColumns[column]!,
+                    entityIndex: entityColumn.map { tableColumns[$0]! })
             })
         rowPlans[number] = plan
         return plan
@@ -198,39 +203,60 @@ public final class ObjectCursor {
         return ObjectID(entity: name, primaryKey: relatedKey)
     }
 
-    /// Fills every to-many relationship of the batch, with one query per relationship.
-    private func fillToMany(_ objects: inout [StoredObject], layouts: [EntityLayout]) throws {
+    /// Fills every to-many relationship of the batch, with one query per relationship. The
+    /// query gives its rows in owner order and the batch is in key order, so the two are
+    /// walked side by side.
+    private func fillToMany(_ objects: inout [StoredObject], plans: [RowPlan]) throws {
         guard let first = objects.first, let last = objects.last else { return }
-        var indexByKey: [Int64: Int] = [:]
-        for (offset, object) in objects.enumerated() { indexByKey[object.id.primaryKey] = offset }
+        var planned: Set<ObjectIdentifier> = []
         var done: Set<String> = []
-        for objectLayout in layouts {
-            for link in objectLayout.relationships
+        for plan in plans where planned.insert(ObjectIdentifier(plan)).inserted {
+            for link in plan.layout.relationships
             where link.relationship.isToMany && relationshipNames?.contains(link.relationship.name) ?? true {
                 let token = "\(link.declaringEntity).\(link.relationship.name)"
                 guard done.insert(token).inserted else { continue }
                 let statement = try relationshipStatement(for: link, token: token)
                 try statement.bind([.integer(first.id.primaryKey), .integer(last.id.primaryKey)])
-                var found: [Int64: [(ObjectID, Int64)]] = [:]
+                let name = link.relationship.name
+                let ordered = link.relationship.isOrdered
+                let positioned = statement.columnCount > 3
+                var index = 0
+                var owner: Int64?
+                var links: [(id: ObjectID, position: Int64)] = []
+                // Gives the owner read last its links, when it is in the batch and has the
+                // relationship (sub-entities may not).
+                func flush() {
+                    guard let owner, !links.isEmpty else { return }
+                    while index < objects.count, objects[index].id.primaryKey < owner { index += 1 }
+                    guard index < objects.count, objects[index].id.primaryKey == owner,
+                        objects[index].relationships[name] != nil
+                    else { return }
+                    objects[index].relationships[name] = .toMany(
+                        ordered
+                            ? links.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id)
+                            : links.map(\.id).sorted())
+                }
+                var lastNumber = -1
+                var lastName = link.relationship.destinationEntityName
                 while try statement.step() {
-                    let owner = statement.int64(at: 0)
-                    guard indexByKey[owner] != nil else { continue }
+                    let key = statement.int64(at: 0)
+                    if key != owner {
+                        flush()
+                        owner = key
+                        links.removeAll(keepingCapacity: true)
+                    }
                     let number = Int(statement.int64(at: 2))
-                    let name = layout.entityName(number: number) ?? link.relationship.destinationEntityName
-                    let position = statement.columnCount > 3 ? statement.int64(at: 3) : 0
-                    found[owner, default: []].append(
-                        (ObjectID(entity: name, primaryKey: statement.int64(at: 1)), position))
+                    if number != lastNumber {
+                        lastNumber = number
+                        lastName = layout.entityName(number: number) ?? link.relationship.destinationEntityName
+                    }
+                    links.append(
+                        (
+                            ObjectID(entity: lastName, primaryKey: statement.int64(at: 1)),
+                            positioned ? statement.int64(at: 3) : 0
+                        ))
                 }
-                for (owner, links) in found {
-                    let index = indexByKey[owner]!
-                    // Only objects that have this relationship (sub-entities may not).
-                    guard objects[index].relationships[link.relationship.name] != nil else { continue }
-                    let ordered =
-                        link.relationship.isOrdered
-                        ? links.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
-                        : links.map(\.0).sorted()
-                    objects[index].relationships[link.relationship.name] = .toMany(ordered)
-                }
+                flush()
             }
         }
     }
@@ -243,8 +269,8 @@ public final class ObjectCursor {
         return statement
     }
 
-    /// The query of a to-many relationship's links for owners with keys between two bounds:
-    /// each row gives the owner's key, the related object's key and entity number, and (when
+    /// The query of a to-many relationship's links for owners with keys between two bounds, in
+    /// owner order: each row gives the owner's key, the related object's key and entity number, and (when
     /// ordered) its position.
     static func toManySQL(_ link: RelationshipLayout) -> String {
         let destination = SQL.identifier(link.destinationTable)
@@ -255,14 +281,14 @@ public final class ObjectCursor {
             let order = orderColumn.map { ", \(SQL.identifier($0))" } ?? ""
             return """
                 SELECT \(SQL.identifier(column)), "Z_PK", "Z_ENT"\(order) FROM \(destination) \
-                WHERE \(SQL.identifier(column)) BETWEEN ? AND ?
+                WHERE \(SQL.identifier(column)) BETWEEN ? AND ? ORDER BY 1
                 """
         case .joinTable(let table, let own, let other, let orderColumn, _, _):
             let order = orderColumn.map { ", j.\(SQL.identifier($0))" } ?? ""
             return """
                 SELECT j.\(SQL.identifier(own)), j.\(SQL.identifier(other)), d."Z_ENT"\(order) \
                 FROM \(SQL.identifier(table)) AS j JOIN \(destination) AS d ON d."Z_PK" = j.\(SQL.identifier(other)) \
-                WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ?
+                WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ? ORDER BY 1
                 """
         }
     }
@@ -279,6 +305,7 @@ private final class RowPlan {
 
     struct Relationship {
         let layout: RelationshipLayout
+        let name: String
         /// The key and entity columns of a to-one (nil for a to-many).
         let keyIndex: Int32?
         let entityIndex: Int32?
