@@ -3,8 +3,10 @@ import MoltCore
 import MoltMapping
 import MoltMigration
 import MoltModel
+import MoltSQLite
 import MoltStore
 import MoltTestSupport
+import Synchronization
 import Testing
 
 /// A policy that changes nothing: its mappings leave the SQL copy, so their objects are made one
@@ -171,5 +173,47 @@ struct SetBasedRelateTests {
         #expect(calls == report.destinationCounts.values.reduce(0, +))
         #expect(
             try EquivalentRuns.dump(store, destination) == EquivalentRuns.dump(expected, destination))
+    }
+
+    /// Writing a to-one's links from the join drops the indexes on its column and makes them
+    /// again (``IndexesSetAside``): the store's indexes afterwards must be exactly those of a
+    /// new store of the model, whole, and the links those of the object-by-object pass.
+    @Test("indexes set aside while links are written are made again, the same")
+    func indexesMadeAgain() throws {
+        let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
+        let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
+        let folder = TemporaryDirectory("molt-relate")
+        let store = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        let expected = try folder.copy(store, as: "Expected.sqlite")
+        var objectByObject = MigrationOptions()
+        objectByObject.allowsSQLCopy = false
+        objectByObject.allowsSetBasedRelate = false
+        try HeavyweightMigration(
+            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
+        ).run()
+        let statements = Mutex<[String]>([])
+        var traced = MigrationOptions()
+        traced.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination, mapping: mapping, options: traced
+        ).run()
+        #expect(!report.relatedInSQL.isEmpty)
+        let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
+        #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
+        func indexes(_ store: URL) throws -> [[String]] {
+            let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
+            #expect(try connection.scalar("PRAGMA integrity_check")?.textValue == "ok")
+            return try connection.rows(
+                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+            ).map { $0.map { $0.textValue ?? "" } }
+        }
+        let fresh = folder.path("Fresh.sqlite")
+        _ = try ObjectStore.create(at: fresh, model: destination) { _ in }
+        let made = try indexes(store)
+        // Name, table and the statement SQLite keeps (it keeps no schema name).
+        #expect(made == (try indexes(fresh)))
+        #expect(try EquivalentRuns.dump(store, destination) == EquivalentRuns.dump(expected, destination))
     }
 }

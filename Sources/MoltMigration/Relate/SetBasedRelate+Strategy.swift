@@ -52,7 +52,7 @@ extension SetBasedRelate {
             case .skip:
                 continue
             case .direct:
-                try writeDirectly(link, queries[index]!, connection)
+                try writeDirectly(link, queries[index]!, state.destination.layout, connection)
             case .pairs:
                 if link.relationship.isToMany { try fillPairs(queries[index]!, into: Self.pairs(index), connection) }
                 try write(link, from: Self.pairs(index), associations: try state.associations.sqlTable(), connection)

@@ -9,6 +9,9 @@ extension SetBasedRelate {
     /// The name of the temporary table holding the pairs of `links[index]`.
     static func pairs(_ index: Int) -> String { "molt_relate_pairs_\(index)" }
 
+    /// The temporary table ``writeDirectly(_:_:_:_:)`` stages a foreign key's links in.
+    static let directLinks = "molt_relate_direct"
+
     /// `SELECT d, t, te`: the relationship's links in the destination (object, target, target's
     /// entity), possibly repeated, with its bindings.
     ///
@@ -89,30 +92,56 @@ extension SetBasedRelate {
         try connection.run("INSERT OR IGNORE INTO temp.\(table) (d, t, te) \(links.sql)", links.bindings)
     }
 
-    /// Writes the links into storage that holds none (see ``strategy(for:state:)``). The
-    /// links are materialized first: joined row by row with the table being updated, the
-    /// planner would read the source links again for every row.
+    /// Writes the links into storage that holds none (see ``strategy(for:state:)``). A foreign
+    /// key's links are first put in a temporary table keyed by the row they go in (joined row
+    /// by row with the table being updated, the planner would read the source links again for
+    /// every row; the strategy allows one link per row), then written with the indexes on the
+    /// key set aside when they are many (``IndexesSetAside``).
     func writeDirectly(
-        _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ connection: SQLiteConnection
+        _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ layout: StoreLayout,
+        _ connection: SQLiteConnection
     ) throws {
         let (query, bindings) = links
+        let staged = "temp.\(Self.directLinks)"
+        defer { try? connection.execute("DROP TABLE IF EXISTS \(staged)") }
+        /// Stages the links keyed by `key` (`d` or `t`), and returns how many there are.
+        func stage(keyedBy key: String) throws -> Int {
+            let other = key == "d" ? "t" : "d"
+            try connection.execute(
+                """
+                DROP TABLE IF EXISTS \(staged);
+                CREATE TEMP TABLE \(Self.directLinks) (\(key) INTEGER PRIMARY KEY, \(other) INTEGER NOT NULL, te INTEGER NOT NULL)
+                """)
+            try connection.run("INSERT OR IGNORE INTO \(staged) (d, t, te) SELECT d, t, te FROM (\(query))", bindings)
+            return Int(try connection.scalar("SELECT count(*) FROM \(staged)")?.integerValue ?? 0)
+        }
         switch link.storage {
         case .foreignKey(let column, let entityColumn, _):
             let table = "main." + SQL.identifier(destination.table)
-            try connection.run(
-                """
-                WITH x AS MATERIALIZED (\(query))
-                UPDATE \(table) SET \(SQL.identifier(column)) = x.t\(entityColumn.map { ", \(SQL.identifier($0)) = x.te" } ?? "")
-                FROM x WHERE \(table)."Z_PK" = x.d
-                """, bindings)
+            let rows = try stage(keyedBy: "d")
+            try IndexesSetAside.around(
+                destination.table, columns: [column] + [entityColumn].compactMap { $0 }, rows: rows, layout: layout,
+                connection
+            ) {
+                try connection.execute(
+                    """
+                    UPDATE \(table) SET \(SQL.identifier(column)) = x.t\(entityColumn.map { ", \(SQL.identifier($0)) = x.te" } ?? "")
+                    FROM \(staged) AS x WHERE \(table)."Z_PK" = x.d
+                    """)
+            }
         case .inverseForeignKey(let column, let entityColumn, _):
             let table = "main." + SQL.identifier(link.targetTable)
-            try connection.run(
-                """
-                WITH x AS MATERIALIZED (\(query))
-                UPDATE \(table) SET \(SQL.identifier(column)) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
-                FROM x WHERE \(table)."Z_PK" = x.t
-                """, bindings)
+            let rows = try stage(keyedBy: "t")
+            try IndexesSetAside.around(
+                link.targetTable, columns: [column] + [entityColumn].compactMap { $0 }, rows: rows, layout: layout,
+                connection
+            ) {
+                try connection.execute(
+                    """
+                    UPDATE \(table) SET \(SQL.identifier(column)) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
+                    FROM \(staged) AS x WHERE \(table)."Z_PK" = x.t
+                    """)
+            }
         case .joinTable(let joinTable, let own, let other, _, _, _):
             try connection.run(
                 """

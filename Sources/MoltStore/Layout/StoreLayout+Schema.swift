@@ -7,7 +7,7 @@ extension StoreLayout {
         var statements: [String] = []
         statements += tables.map { Self.createStatement(for: $0) }
         statements += joinTables.map { Self.createStatement(for: $0) }
-        statements += indexes.map(Self.createStatement(for:))
+        statements += indexes.map { Self.createStatement(for: $0) }
         statements.append(StoreLayout.primaryKeyTableSQL)
         statements.append(StoreLayout.metadataTableSQL)
         statements.append(StoreLayout.modelCacheTableSQL)
@@ -37,13 +37,13 @@ extension StoreLayout {
             "CREATE TABLE \(SQL.identifier(name ?? join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(key)) )"
     }
 
-    /// `CREATE INDEX` for an index.
-    public static func createStatement(for index: IndexLayout) -> String {
+    /// `CREATE INDEX` for an index; in the database attached as `schema` when one is named.
+    public static func createStatement(for index: IndexLayout, schema: String? = nil) -> String {
         let columns = zip(index.columns, index.isDescending).map { name, descending in
             SQL.identifier(name) + (descending ? " DESC" : "")
         }
-        return
-            "CREATE INDEX \(SQL.identifier(index.name)) ON \(SQL.identifier(index.table)) (\(columns.joined(separator: ", ")))"
+        let name = (schema.map { SQL.identifier($0) + "." } ?? "") + SQL.identifier(index.name)
+        return "CREATE INDEX \(name) ON \(SQL.identifier(index.table)) (\(columns.joined(separator: ", ")))"
     }
 
     static let primaryKeyTableSQL =
