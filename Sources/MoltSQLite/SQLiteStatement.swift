@@ -37,12 +37,14 @@ public final class SQLiteStatement {
     /// Resets the statement and binds `values` to its parameters, first to last.
     public func bind(_ values: [SQLiteValue]) throws {
         try reset()
-        sqlite3_clear_bindings(handle)
-        guard values.count <= Int(sqlite3_bind_parameter_count(handle)) else {
+        let parameters = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count <= parameters else {
             throw SQLiteError(
-                code: .range, message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters",
-                sql: sql, path: connection.path)
+                code: .range, message: "\(values.count) values for \(parameters) parameters", sql: sql,
+                path: connection.path)
         }
+        // Parameters left over would keep the last values bound: they go back to NULL.
+        if values.count < parameters { sqlite3_clear_bindings(handle) }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }

@@ -23,6 +23,23 @@ struct SQLiteConnectionTests {
         #expect(error?.sql == "SELECT * FROM missing_table")
     }
 
+    @Test("binding fewer values than parameters leaves the rest NULL, not the last values bound")
+    func fewerValuesClearTheRest() throws {
+        let db = try SQLiteConnection(path: ":memory:", mode: .create)
+        let statement = try db.prepare("SELECT ?, ?, ?")
+        try statement.bind([.integer(1), .text("two"), .real(3)])
+        #expect(try statement.step())
+        #expect(statement.value(at: 2) == .real(3))
+        try statement.bind([.integer(4), .text("five"), .null])
+        #expect(try statement.step())
+        #expect(statement.value(at: 1) == .text("five"))
+        #expect(statement.isNull(at: 2))
+        try statement.bind([.integer(6)])
+        #expect(try statement.step())
+        #expect(statement.value(at: 0) == .integer(6))
+        #expect(statement.isNull(at: 1) && statement.isNull(at: 2))
+    }
+
     @Test("identifiers with quotes and spaces are quoted safely")
     func quoting() throws {
         let db = try SQLiteConnection(path: ":memory:", mode: .create)
