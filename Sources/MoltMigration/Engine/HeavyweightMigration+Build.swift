@@ -8,6 +8,9 @@ internal import MoltStore
 /// The object-by-object path of a heavyweight migration: the new store made beside the old
 /// one and filled by the three passes.
 extension HeavyweightMigration {
+    /// The new store's page cache while it fills, in KiB (SQLite's default is 2,000).
+    static let destinationCacheKiB = 16_384
+
     /// Whether either model has attributes with external storage: the migration then runs
     /// object by object and the new store writes to the old store's folder
     /// (``ExternalDataJournal``).
@@ -66,7 +69,12 @@ extension HeavyweightMigration {
             destination.store.connection.trace(trace)
         }
         // The new store is disposable until it is complete: no journal, no syncing while it fills.
-        try destination.store.connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+        // A page cache larger than SQLite's 2 MB keeps the indexes being filled in memory: at a
+        // million Records, writing every to-one and making its index again took 6.3–7.8 s with
+        // the default and 3.7–4.0 s with this (the memory is taken only as the store grows).
+        try destination.store.connection.execute(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA main.cache_size = -\(Self.destinationCacheKiB);"
+        )
         try fill(
             destination: destination, source: source, policyTypes: policyTypes, work: work, report: &report,
             started: started)

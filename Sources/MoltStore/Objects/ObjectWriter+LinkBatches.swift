@@ -137,10 +137,17 @@ extension ObjectWriter {
             let owner = try layout.requireEntity(assignments[start].owner.entity)
             let link = try requireRelationship(relationship, of: owner)
             var end = start + 1
-            while end < assignments.count,
-                let other = layout.entity(named: assignments[end].owner.entity)?.relationship(named: relationship),
-                other.storage == link.storage
-            {
+            // Owners of the run's first entity store it alike; another entity is asked once
+            // per change of entity.
+            var entity = owner.name
+            var alike = true
+            while end < assignments.count {
+                let next = assignments[end].owner.entity
+                if next != entity {
+                    entity = next
+                    alike = layout.entity(named: next)?.relationship(named: relationship)?.storage == link.storage
+                }
+                guard alike else { break }
                 end += 1
             }
             let run = assignments[start..<end]
