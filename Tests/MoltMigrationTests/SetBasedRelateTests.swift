@@ -71,6 +71,25 @@ struct SetBasedRelateTests {
         return changed
     }
 
+    /// A seeded store of `source` in `folder`, and a copy of it migrated to `destination` with
+    /// `mapping` object by object (no SQL copy, no relationships in SQL): what the SQL relate
+    /// pass must give.
+    static func seeded(
+        _ source: ObjectModel, migratedObjectByObjectTo destination: ObjectModel, _ mapping: MappingModel,
+        in folder: TemporaryDirectory
+    ) throws -> (store: URL, expected: URL) {
+        let store = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        let expected = try folder.copy(store, as: "Expected.sqlite")
+        var objectByObject = MigrationOptions()
+        objectByObject.allowsSQLCopy = false
+        objectByObject.allowsSetBasedRelate = false
+        try HeavyweightMigration(
+            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
+        ).run()
+        return (store, expected)
+    }
+
     @Test("same store as object by object, for every inference rule", arguments: InferenceCases.inferable)
     func sameResult(_ inferenceCase: InferenceCase) throws {
         let (source, destination) = try inferenceCase.models()
@@ -131,15 +150,7 @@ struct SetBasedRelateTests {
             }
         }
         let folder = TemporaryDirectory("molt-relate")
-        let store = folder.path("Store.sqlite")
-        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
-        let expected = try folder.copy(store, as: "Expected.sqlite")
-        var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
-        try HeavyweightMigration(
-            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
-        ).run()
+        let (store, expected) = try Self.seeded(source, migratedObjectByObjectTo: destination, mapping, in: folder)
         let report = try HeavyweightMigration(store: store, source: source, destination: destination, mapping: mapping)
             .run()
         #expect(report.relatedInSQL.contains("Book"), "\(report.relatedInSQL)")
@@ -153,16 +164,10 @@ struct SetBasedRelateTests {
         let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
         let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
         let folder = TemporaryDirectory("molt-relate")
-        let store = folder.path("Store.sqlite")
-        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
-        let expected = try folder.copy(store, as: "Expected.sqlite")
-        var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
-        try HeavyweightMigration(
-            store: expected, source: source, destination: destination,
-            mapping: Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName), options: objectByObject
-        ).run()
+        let (store, expected) = try Self.seeded(
+            source, migratedObjectByObjectTo: destination,
+            Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName),
+            in: folder)
         CountingRelationshipsPolicy.reset(OwnRelationshipsTestPolicy.self)
         let report = try HeavyweightMigration(
             store: store, source: source, destination: destination,
@@ -184,15 +189,7 @@ struct SetBasedRelateTests {
         let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
         let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
         let folder = TemporaryDirectory("molt-relate")
-        let store = folder.path("Store.sqlite")
-        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
-        let expected = try folder.copy(store, as: "Expected.sqlite")
-        var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
-        try HeavyweightMigration(
-            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
-        ).run()
+        let (store, expected) = try Self.seeded(source, migratedObjectByObjectTo: destination, mapping, in: folder)
         let statements = Mutex<[String]>([])
         var traced = MigrationOptions()
         traced.sqlTrace = { sql in statements.withLock { $0.append(sql) } }

@@ -115,33 +115,30 @@ extension SetBasedRelate {
             try connection.run("INSERT OR IGNORE INTO \(staged) (d, t, te) SELECT d, t, te FROM (\(query))", bindings)
             return Int(try connection.scalar("SELECT count(*) FROM \(staged)")?.integerValue ?? 0)
         }
+        /// Sets `column` (and `entityColumn` to `entity`) of the rows of `table` whose key is the
+        /// staged `row` column, to the staged `value` column.
+        func writeKeys(
+            _ table: String, _ column: String, _ entityColumn: String?, entity: String, row: String, value: String
+        ) throws {
+            let rows = try stage(keyedBy: row)
+            let target = "main." + SQL.identifier(table)
+            let entitySet = entityColumn.map { ", \(SQL.identifier($0)) = \(entity)" } ?? ""
+            try IndexesSetAside.around(
+                table, columns: [column] + [entityColumn].compactMap { $0 }, rows: rows, layout: layout, connection
+            ) {
+                try connection.execute(
+                    """
+                    UPDATE \(target) SET \(SQL.identifier(column)) = x.\(value)\(entitySet)
+                    FROM \(staged) AS x WHERE \(target)."Z_PK" = x.\(row)
+                    """)
+            }
+        }
         switch link.storage {
         case .foreignKey(let column, let entityColumn, _):
-            let table = "main." + SQL.identifier(destination.table)
-            let rows = try stage(keyedBy: "d")
-            try IndexesSetAside.around(
-                destination.table, columns: [column] + [entityColumn].compactMap { $0 }, rows: rows, layout: layout,
-                connection
-            ) {
-                try connection.execute(
-                    """
-                    UPDATE \(table) SET \(SQL.identifier(column)) = x.t\(entityColumn.map { ", \(SQL.identifier($0)) = x.te" } ?? "")
-                    FROM \(staged) AS x WHERE \(table)."Z_PK" = x.d
-                    """)
-            }
+            try writeKeys(destination.table, column, entityColumn, entity: "x.te", row: "d", value: "t")
         case .inverseForeignKey(let column, let entityColumn, _):
-            let table = "main." + SQL.identifier(link.targetTable)
-            let rows = try stage(keyedBy: "t")
-            try IndexesSetAside.around(
-                link.targetTable, columns: [column] + [entityColumn].compactMap { $0 }, rows: rows, layout: layout,
-                connection
-            ) {
-                try connection.execute(
-                    """
-                    UPDATE \(table) SET \(SQL.identifier(column)) = x.d\(entityColumn.map { ", \(SQL.identifier($0)) = \(destination.number)" } ?? "")
-                    FROM \(staged) AS x WHERE \(table)."Z_PK" = x.t
-                    """)
-            }
+            try writeKeys(
+                link.targetTable, column, entityColumn, entity: "\(destination.number)", row: "t", value: "d")
         case .joinTable(let joinTable, let own, let other, _, _, _):
             try connection.run(
                 """

@@ -20,11 +20,12 @@ extension ObjectWriter {
     func writeRows(_ prefix: String, _ suffix: String = "", width: Int, values: [SQLiteValue]) throws {
         precondition(width > 0 && values.count % width == 0, "rows of \(width) values")
         let rows = values.count / width
+        guard rows > 0 else { return }
+        let tuple = "(\(SQL.placeholders(width)))"
         var chunk = max(1, min(Self.rowsPerStatement, 999 / width))
         var row = 0
         while row < rows {
             while chunk > 1 && rows - row < chunk { chunk /= 2 }
-            let tuple = "(\(SQL.placeholders(width)))"
             let statement = try prepared(
                 prefix + Array(repeating: tuple, count: chunk).joined(separator: ", ") + suffix)
             try statement.reset()
@@ -42,6 +43,7 @@ extension ObjectWriter {
     /// Sets `columns` of rows of `table` by primary key: each row of `values` is the key, then
     /// the columns' new values. One `UPDATE … FROM (VALUES …)` per chunk.
     func updateRows(_ table: String, columns: [String], values: [SQLiteValue]) throws {
+        guard !values.isEmpty else { return }
         let assignments = columns.enumerated().map { offset, column in
             "\(SQL.identifier(column)) = \"molt_rows\".\"column\(offset + 2)\""
         }
