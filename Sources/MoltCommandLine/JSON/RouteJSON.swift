@@ -7,6 +7,8 @@ struct RouteJSON: Encodable {
         /// `nothing`, `sql`, `batches` or `objects`.
         let strategy: String
         let reason: String
+        /// To-ones whose foreign keys the copy pass writes with each new row.
+        let foreignKeysAtInsert: [String]
     }
 
     struct Pass: Encodable {
@@ -35,7 +37,9 @@ struct RouteJSON: Encodable {
             Pass(
                 pass: pass.number, mappingFile: pass.mappingFile,
                 relate: pass.relate.map {
-                    Relate(mapping: $0.mapping, strategy: Self.key($0.strategy), reason: $0.reason)
+                    Relate(
+                        mapping: $0.mapping, strategy: Self.key($0.strategy), reason: $0.reason,
+                        foreignKeysAtInsert: $0.foreignKeysAtInsert)
                 })
         }
     }

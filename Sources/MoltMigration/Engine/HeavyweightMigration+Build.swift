@@ -166,6 +166,7 @@ extension HeavyweightMigration {
                 return try policy.call(selector, arguments: arguments, manager: manager)
             }
             progress.mappingPass = (index + 1, mappings.count)
+            state.planLinksAtInsert(index < work.linksAtInsert.count ? work.linksAtInsert[index] : [:])
             if mappings.count > 1 {
                 context.logger.info(
                     "pass \(index + 1) of \(mappings.count)",

@@ -63,6 +63,13 @@ extension PassState {
                 guard let value = given[index] else { continue }
                 row[columns.column[index]] = try AttributeAssignment.convert(value, to: columns.attribute[index])
             }
+            // To-one keys the plan writes with the row (``ForeignKeyAtInsert``).
+            if let links = linkValuesAtInsert(mapping, entity: entity, source: source) {
+                return DestinationObject(
+                    id: try writer.insert(
+                        entity, columnValues: row, preferredKey: currentSource?.primaryKey, linkColumns: links.columns,
+                        linkValues: links.values))
+            }
             return DestinationObject(
                 id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
         } catch var error as MoltError {

@@ -73,6 +73,9 @@ final class PassState {
     var evaluatesEveryValue = false
     /// ``keptDestinations(of:mapping:relationship:)``'s facts, by mapping number.
     var keptTargets: [Int: KeptTarget] = [:]
+    /// The current pass's to-one keys the copy pass writes with each new row, and the keys
+    /// written so far, by mapping name (``ForeignKeyAtInsert``).
+    var linksAtInsert: [String: LinksAtInsert] = [:]
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingResolver: MappingResolver, passCount: Int = 1,

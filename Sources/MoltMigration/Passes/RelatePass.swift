@@ -86,13 +86,21 @@ struct RelatePass {
             }
             if batched != nil { report.relatedInBatches.append(mapping.name) }
             // Relationships whose inverse another mapping already wrote with these very links.
-            let skipped = try batched?.alreadyWritten(state) ?? []
+            let alreadyWritten = try batched?.alreadyWritten(state) ?? []
+            // To-ones the copy pass wrote with each new row, as this pass would write them.
+            let atInsert = batched == nil ? [] : state.verifiedLinksAtInsert(mapping)
+            report.linksWrittenAtInsert += atInsert.sorted().map { "\(mapping.name).\($0)" }
+            let skipped = alreadyWritten.union(atInsert)
             let compiled = state.compiledMapping(mapping)
             if !skipped.isEmpty {
                 state.logger.debug(
-                    "relate: inverse already written",
-                    metadata: ["molt.mapping": "\(mapping.name)", "molt.relationships": "\(skipped.sorted())"])
+                    "relate: already written",
+                    metadata: [
+                        "molt.mapping": "\(mapping.name)", "molt.inverses": "\(alreadyWritten.sorted())",
+                        "molt.atInsert": "\(atInsert.sorted())",
+                    ])
                 if compiled.relationships.allSatisfy({ skipped.contains($0.relationship.name) }) {
+                    if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
                     done += totals[mapping.name] ?? 0
                     progress.report(.relate, mapping.name, done, total)
                     try endRelationshipCreation(mapping, policy)
@@ -121,7 +129,7 @@ struct RelatePass {
                     try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
                 }
             }
-            if let batched { try batched.recordWritten(batched.batched.subtracting(skipped), state) }
+            if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
             try endRelationshipCreation(mapping, policy)
         }
         progress.report(.relate, nil, total, total, force: true)

@@ -72,6 +72,12 @@ public struct RelatePlan: Sendable, Equatable {
     public var mapping: String
     public var strategy: Strategy
     public var reason: String
+    /// To-one relationships (of a mapping related in batches) whose foreign keys the copy pass
+    /// writes with each new row, as the relate pass would set them: the row is written once.
+    /// The relate pass checks every key against what the target mapping made and writes the
+    /// relationship itself when one does not hold; the report names those whose keys held
+    /// (``MigrationReport/linksWrittenAtInsert``).
+    public var foreignKeysAtInsert: [String] = []
 
     public init(mapping: String, strategy: Strategy, reason: String) {
         self.mapping = mapping
@@ -90,7 +96,12 @@ extension MigrationPlan: CustomStringConvertible {
                 lines.append("Pass \(pass.number) of \(passes.count)\(file):")
             }
             for relate in pass.relate {
-                lines.append("  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))")
+                let atInsert =
+                    relate.foreignKeysAtInsert.isEmpty
+                    ? ""
+                    : "; \(relate.foreignKeysAtInsert.joined(separator: ", ")) written with each new row"
+                lines.append(
+                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)")
             }
         }
         if !contents.isEmpty {

@@ -20,6 +20,9 @@ internal import MoltStore
 ///   external file, and no trigger or view in the store (they name tables that are rebuilt).
 /// - A mapping's relationships are set in SQL or in batches only when its policy does not
 ///   override `createRelationships` and every value is Core Data's default form.
+/// - A to-one related in batches has its foreign key written with each new row by the copy
+///   pass when nothing could see the row in between (``ForeignKeyAtInsert``); the relate pass
+///   checks the keys and writes the relationship itself when one does not hold.
 struct MigrationPlanner {
     let store: URL
     let source: ObjectModel
@@ -63,7 +66,14 @@ struct MigrationPlanner {
                 routes[entityMapping.name] = route
                 relate.append(plan)
             }
+            let atInsert = ForeignKeyAtInsert.plan(
+                mapping, routes: routes, policyTypes: policyTypes[index], facts: facts, passCount: mappings.count,
+                evaluatesEveryValue: options.evaluatesEveryValue)
+            for position in relate.indices {
+                relate[position].foreignKeysAtInsert = atInsert[relate[position].mapping]?.map(\.relationship) ?? []
+            }
             work.relate.append(routes)
+            work.linksAtInsert.append(atInsert)
             passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
         }
         var plan = MigrationPlan(route: .objects, reason: objectReason, passes: passes)

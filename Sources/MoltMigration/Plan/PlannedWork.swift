@@ -6,6 +6,8 @@ struct PlannedWork {
     var inPlace: InPlacePlan?
     /// For each pass, each entity mapping's relate route by name (object-by-object route).
     var relate: [[String: RelateRoute]] = []
+    /// For each pass, the to-one keys the copy pass writes with each new row, by mapping name.
+    var linksAtInsert: [[String: [ForeignKeyAtInsert]]] = []
     /// What the store holds besides its objects, surveyed for a route into a new store (nil
     /// for a forecast, whose store is at another version).
     var contents: StoreContents?

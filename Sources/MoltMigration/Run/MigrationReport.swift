@@ -36,6 +36,10 @@ public struct MigrationReport: Sendable {
     /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
     /// time (see ``MigrationOptions/allowsBatchedRelationships``).
     public var relatedInBatches: [String] = []
+    /// The to-one relationships (as `mapping.relationship`) whose foreign keys the copy pass
+    /// wrote with each new row and the relate pass found as it would have set them (see
+    /// ``RelatePlan/foreignKeysAtInsert``).
+    public var linksWrittenAtInsert: [String] = []
     /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
     /// when the migration built a support folder for it.
     public var externalFiles: Int?

@@ -104,7 +104,19 @@ public final class ObjectWriter {
     /// Inserts an object of `entity` whose attribute values are given in its layout's column
     /// order (nil: NULL; no defaults are applied), each checked against its attribute's type.
     package func insert(_ entity: String, columnValues: [AttributeValue?], preferredKey: Int64?) throws -> ObjectID {
-        let plan = try insertPlan(for: entity)
+        try insert(entity, columnValues: columnValues, preferredKey: preferredKey, linkColumns: [], linkValues: [])
+    }
+
+    /// ``insert(_:columnValues:preferredKey:)`` with to-one links written in the same row:
+    /// `linkValues[i]` goes in the foreign-key (or entity) column `linkColumns[i]` of the
+    /// entity's table. The caller vouches for the links (the row is written as given); the
+    /// other side of each is the same column, so nothing else changes.
+    package func insert(
+        _ entity: String, columnValues: [AttributeValue?], preferredKey: Int64?, linkColumns: [String],
+        linkValues: [SQLiteValue]
+    ) throws -> ObjectID {
+        precondition(linkColumns.count == linkValues.count, "one value per link column")
+        let plan = try insertPlan(for: entity, linkColumns: linkColumns)
         let entityLayout = plan.layout
         guard !entityLayout.isAbstract else {
             throw MoltError(
@@ -117,18 +129,20 @@ public final class ObjectWriter {
             if value.fits(plan.types[index]), !value.isNaN { continue }
             try check(value, fits: plan.attributes[index], entity: entity)
         }
-        return try insertRow(plan, columnValues, primaryKey: nil, preferredKey: preferredKey)
+        return try insertRow(plan, columnValues, primaryKey: nil, preferredKey: preferredKey, links: linkValues)
     }
 
-    /// Claims a key and inserts the row of checked values.
+    /// Claims a key and inserts the row of checked values (then `links`, the plan's link
+    /// columns' values).
     private func insertRow(
-        _ plan: InsertPlan, _ values: [AttributeValue?], primaryKey: Int64?, preferredKey: Int64?
+        _ plan: InsertPlan, _ values: [AttributeValue?], primaryKey: Int64?, preferredKey: Int64?,
+        links: [SQLiteValue] = []
     ) throws -> ObjectID {
         let entityLayout = plan.layout
         let entity = entityLayout.name
         let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
         var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
-        bindings.reserveCapacity(3 + values.count)
+        bindings.reserveCapacity(3 + values.count + links.count)
         for index in values.indices {
             if plan.external[index] {
                 bindings.append(try stored(values[index], for: plan.attributes[index], entity: entity))
@@ -136,6 +150,7 @@ public final class ObjectWriter {
                 bindings.append(values[index]?.sqliteValue ?? .null)
             }
         }
+        bindings += links
         do {
             try plan.statement.bind(bindings)
             try plan.statement.run()
@@ -158,16 +173,22 @@ public final class ObjectWriter {
     /// What inserting an object of `entity` needs, made on first use: its layout, the
     /// compiled `INSERT`, the attributes in column order and their default values.
     package func insertPlan(for entity: String) throws -> InsertPlan {
-        if let known = insertPlans[entity] { return known }
+        try insertPlan(for: entity, linkColumns: [])
+    }
+
+    /// ``insertPlan(for:)`` whose statement also fills `linkColumns`, after the attributes.
+    private func insertPlan(for entity: String, linkColumns: [String]) throws -> InsertPlan {
+        let name = linkColumns.isEmpty ? entity : ([entity] + linkColumns).joined(separator: "\u{1F}")
+        if let known = insertPlans[name] { return known }
         let entityLayout = try layout.requireEntity(entity)
-        let columns = entityLayout.attributes.map(\.column)
+        let columns = entityLayout.attributes.map(\.column) + linkColumns
         let statement = try connection.prepare(
             "INSERT INTO \(SQL.identifier(entityLayout.table)) (\(SQL.identifiers(["Z_PK", "Z_ENT", "Z_OPT"] + columns))) VALUES (\(SQL.placeholders(3 + columns.count)))"
         )
         let plan = InsertPlan(
             layout: entityLayout, statement: statement,
             defaults: entityLayout.attributes.map { AttributeValue(defaultOf: $0.attribute) })
-        insertPlans[entity] = plan
+        insertPlans[name] = plan
         return plan
     }
 

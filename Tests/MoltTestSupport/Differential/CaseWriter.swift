@@ -97,6 +97,9 @@ public struct CaseWriter: Sendable {
                 if report.inPlace { flags.append("in place") }
                 if !report.relatedInSQL.isEmpty { flags.append("related in SQL: \(report.relatedInSQL)") }
                 if !report.relatedInBatches.isEmpty { flags.append("in batches: \(report.relatedInBatches)") }
+                if !report.linksWrittenAtInsert.isEmpty {
+                    flags.append("keys written at insert: \(report.linksWrittenAtInsert)")
+                }
                 what = "succeeded" + (flags.isEmpty ? "" : " (\(flags.joined(separator: "; ")))")
             } else {
                 what = "failed: \(outcome.errorCode ?? "?"): \(outcome.error ?? "")"

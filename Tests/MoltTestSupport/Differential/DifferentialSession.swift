@@ -176,6 +176,11 @@ final class SessionState: @unchecked Sendable {
             add("in place", route.outcome.route == .lightweight && report.inPlace)
             add("related in SQL", route.outcome.route == .setBased && !report.relatedInSQL.isEmpty)
             add("related in batches", route.outcome.route == .batches && !report.relatedInBatches.isEmpty)
+            add("keys written at insert", route.outcome.route == .batches && !report.linksWrittenAtInsert.isEmpty)
+            add(
+                "keys at insert planned, not kept",
+                route.outcome.route == .batches && report.linksWrittenAtInsert.isEmpty
+                    && report.plan?.passes.contains { $0.relate.contains { !$0.foreignKeysAtInsert.isEmpty } } == true)
         }
     }
 }

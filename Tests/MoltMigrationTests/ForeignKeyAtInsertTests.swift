@@ -1,0 +1,164 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltMigration
+import MoltModel
+import MoltSQLite
+import MoltStore
+import MoltTestSupport
+import Synchronization
+import Testing
+
+/// A policy that overrides a hook (so nothing may be guessed in its pass).
+final class ObservingTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.endInstanceCreation] }
+    static var policyName: String { "ObservingTestPolicy" }
+    init() {}
+    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+}
+
+/// A to-one's foreign key written by the copy pass with each new row (``RelatePlan/foreignKeysAtInsert``)
+/// leaves the store the object-by-object passes leave, whether the guess holds or not.
+@Suite("Foreign keys written with the new row")
+struct ForeignKeyAtInsertTests {
+    init() {
+        PolicyRegistry.register([ObservingTestPolicy.self])
+    }
+
+    static func model(_ name: String) -> String {
+        let extra = name == "V2" ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
+        return """
+            <entity name="Record" representedClassName="Record" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                \(extra)
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag" inverseName="owned" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="owned" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>
+            </entity>
+            """
+    }
+
+    /// Records first, then Tags (or the other way round), each Tag's `owned` the mirror of
+    /// the Records' `owner`.
+    static func mapping(tagsFirst: Bool = false, tagFilter: String? = nil, recordPolicy: String? = nil) -> String {
+        let value = { (mapping: String, relationship: String) in
+            #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "\#(mapping)", $source.\#(relationship))"#
+        }
+        let policy = recordPolicy.map { #" policy="\#($0)""# } ?? ""
+        let records = """
+                <entity-mapping name="RecordToRecord" type="transform" source="Record" destination="Record"\(policy)>
+                    <attribute name="name" value="$source.name"/>
+                    <relationship name="owner" value='\(value("TagToTag", "owner"))'/>
+                </entity-mapping>
+            """
+        let tags = """
+                <entity-mapping name="TagToTag" type="transform" source="Tag" destination="Tag">
+                    \(tagFilter.map { "<filter>\($0)</filter>" } ?? "")
+                    <attribute name="label" value="$source.label"/>
+                    <relationship name="owned" value='\(value("RecordToRecord", "owned"))'/>
+                </entity-mapping>
+            """
+        return """
+            <mapping-model format="1" source-model="V1" destination-model="V2">
+            \(tagsFirst ? tags + records : records + tags)
+            </mapping-model>
+            """
+    }
+
+    /// `records` Records, most owned by one of `tags` Tags; `dangling` of them with an owner
+    /// key that names no Tag (a store damaged by hand).
+    static func seed(_ url: URL, model: ObjectModel, records: Int, tags: Int, dangling: Int = 0) throws {
+        _ = try ObjectStore.create(at: url, model: model) { writer in
+            var random = SplitMix(seed: 7)
+            let made = try (0..<tags).map { try writer.insert("Tag", attributes: ["label": .string("tag \($0)")]) }
+            for index in 0..<records {
+                let record = try writer.insert("Record", attributes: ["name": .string("record \(index)")])
+                if random.next() % 4 != 0 { try writer.setToOne(record, "owner", to: made[random.next(below: tags)]) }
+            }
+        }
+        guard dangling > 0 else { return }
+        let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
+        try connection.execute(
+            "UPDATE ZRECORD SET ZOWNER = 100000 + Z_PK WHERE Z_PK IN (SELECT Z_PK FROM ZRECORD ORDER BY Z_PK LIMIT \(dangling))"
+        )
+        connection.close()
+    }
+
+    /// Migrates copies of a seeded store with batches (and keys at insert) and object by
+    /// object, compares every row, and gives the batched run's report.
+    static func run(
+        mapping text: String, records: Int = 300, tags: Int = 40, dangling: Int = 0, batchSize: Int = 64
+    ) throws -> MigrationReport {
+        let source = try InferenceCase.model(model("V1"), name: "V1")
+        let destination = try InferenceCase.model(model("V2"), name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: text)
+        let folder = TemporaryDirectory("molt-at-insert")
+        let original = folder.path("Store.sqlite")
+        try seed(original, model: source, records: records, tags: tags, dangling: dangling)
+        let outcome = try #require(
+            try BatchedRelateTests.compare(
+                original, in: folder, source: source, destination: destination, mapping: mapping,
+                batchSize: batchSize, label: "keys at insert"))
+        #expect(outcome.expected.linksWrittenAtInsert.isEmpty)
+        return outcome.actual
+    }
+
+    @Test("the keys written with each row are those the relate pass would write")
+    func keysHold() throws {
+        for batchSize in [1, 64, 500] {
+            let report = try Self.run(mapping: Self.mapping(), batchSize: batchSize)
+            let planned = report.plan?.passes.first?.relate.first { $0.mapping == "RecordToRecord" }
+            #expect(planned?.foreignKeysAtInsert == ["owner"])
+            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+            #expect(report.plan?.description.contains("owner written with each new row") == true)
+        }
+    }
+
+    @Test("a source key that names no object: the relate pass writes the relationship itself")
+    func danglingKeys() throws {
+        let report = try Self.run(mapping: Self.mapping(), dangling: 5)
+        #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
+        #expect(report.linksWrittenAtInsert.isEmpty)
+    }
+
+    @Test("Tags the target mapping leaves out: the relate pass writes the relationship itself")
+    func filteredTargets() throws {
+        let report = try Self.run(mapping: Self.mapping(tagFilter: #"label ENDSWITH "3""#))
+        #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
+        #expect(report.linksWrittenAtInsert.isEmpty)
+    }
+
+    @Test("not planned when a policy of the pass overrides a hook, or the inverse is related first")
+    func notPlanned() throws {
+        for text in [Self.mapping(recordPolicy: ObservingTestPolicy.policyName), Self.mapping(tagsFirst: true)] {
+            let report = try Self.run(mapping: text)
+            #expect(report.plan?.passes.first?.relate.allSatisfy { $0.foreignKeysAtInsert.isEmpty } == true)
+            #expect(report.linksWrittenAtInsert.isEmpty)
+        }
+    }
+
+    @Test("no row of the owner's table is updated when the keys hold")
+    func noRowRewritten() throws {
+        let source = try InferenceCase.model(Self.model("V1"), name: "V1")
+        let destination = try InferenceCase.model(Self.model("V2"), name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: Self.mapping())
+        let folder = TemporaryDirectory("molt-at-insert")
+        let store = folder.path("Store.sqlite")
+        try Self.seed(store, model: source, records: 200, tags: 20)
+        let statements = Mutex<[String]>([])
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
+        options.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination, mapping: mapping, options: options
+        ).run()
+        #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+        let updates = statements.withLock { $0.filter { $0.hasPrefix("UPDATE \"ZRECORD\"") } }
+        #expect(updates.isEmpty, "\(updates.prefix(2))")
+        let inserts = statements.withLock { $0.filter { $0.hasPrefix("INSERT INTO \"ZRECORD\"") } }
+        #expect(inserts.contains { $0.contains("\"ZOWNER\"") }, "the trace shows no insert naming ZOWNER")
+    }
+}
