@@ -6,6 +6,7 @@ import MoltModel
 import MoltSQLite
 import MoltStore
 import MoltTestSupport
+import Synchronization
 import Testing
 
 /// ``CountingRelationshipsPolicy`` counting this suite's calls.
@@ -346,5 +347,45 @@ struct BatchedRelateTests {
         let calls = CountingRelationshipsPolicy.calls(of: CountingRelationshipsTestPolicy.self)
         #expect(report.relatedInBatches.isEmpty)
         #expect(calls == 69)
+    }
+
+    // MARK: Join tables filled with their index set aside
+
+    /// A mapping's batches fill an empty join table without its index on the other side's key
+    /// (``IndexesSetAside/whileFilling(_:layout:_:_:)``): afterwards the store's indexes are
+    /// exactly a new store's, SQLite finds the file whole, and every row is the
+    /// object-by-object passes'.
+    @Test("a join table filled from empty has its index made again, the same")
+    func joinIndexMadeAgain() throws {
+        let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
+        let mapping = try #require(MappingInference.infer(from: source, to: destination).mapping)
+        let folder = TemporaryDirectory("molt-batched")
+        let original = folder.path("Store.sqlite")
+        _ = try ObjectStore.create(at: original, model: source) { try StoreSeeder().fill($0) }
+        let statements = Mutex<[String]>([])
+        var options = MigrationOptions()
+        options.allowsSQLCopy = false
+        options.allowsSetBasedRelate = false
+        options.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
+        let store = try folder.copy(original, as: "Batched.sqlite")
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination, mapping: mapping, options: options
+        ).run()
+        #expect(!report.relatedInBatches.isEmpty)
+        let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
+        #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
+        func indexes(_ store: URL) throws -> [[String]] {
+            let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
+            #expect(try connection.scalar("PRAGMA integrity_check")?.textValue == "ok")
+            return try connection.rows(
+                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+            ).map { $0.map { $0.textValue ?? "" } }
+        }
+        let fresh = folder.path("Fresh.sqlite")
+        _ = try ObjectStore.create(at: fresh, model: destination) { _ in }
+        #expect(try indexes(store) == indexes(fresh))
+        _ = try Self.compare(
+            original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 7,
+            label: "join index set aside")
     }
 }

@@ -114,19 +114,26 @@ struct RelatePass {
                 try transaction.step()
                 progress.report(.relate, mapping.name, done, total)
             }
-            while true {
-                let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
-                guard let last = batch.last else { break }
-                after = (last.root, last.primaryKey)
-                try state.beginRelateBatch(
-                    batch, mapping: number, relationshipsOnly: batched != nil, relationships: reads)
-                defer { state.endRelateBatch() }
-                let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
-                if let batched {
-                    try state.relateBatchByDefault(
-                        objects, mapping: mapping, plan: batched, skipping: skipped, each: each)
-                } else {
-                    try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
+            // Join tables the batches fill from empty are filled without their index on the
+            // other side's key, made again after the last batch.
+            let filled = batched?.joinTablesFilled(skipping: skipped, layout: state.destination.layout) ?? []
+            try IndexesSetAside.whileFilling(
+                filled, layout: state.destination.layout, state.destination.store.connection
+            ) {
+                while true {
+                    let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
+                    guard let last = batch.last else { break }
+                    after = (last.root, last.primaryKey)
+                    try state.beginRelateBatch(
+                        batch, mapping: number, relationshipsOnly: batched != nil, relationships: reads)
+                    defer { state.endRelateBatch() }
+                    let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
+                    if let batched {
+                        try state.relateBatchByDefault(
+                            objects, mapping: mapping, plan: batched, skipping: skipped, each: each)
+                    } else {
+                        try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
+                    }
                 }
             }
             if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }

@@ -62,6 +62,19 @@ struct BatchedRelatePlan {
         sourceRelationshipRead = sources
     }
 
+    /// The join tables the mapping's batches fill (its batched relationships but `skipped`),
+    /// each with the column of the other side's key, whose index ``IndexesSetAside`` may set
+    /// aside: unordered, unmirrored join tables only (the order of an ordered other side is
+    /// looked up by that column).
+    func joinTablesFilled(skipping skipped: Set<String>, layout: StoreLayout) -> [(table: String, columns: [String])] {
+        guard let owner = layout.entity(number: entity) else { return [] }
+        return batched.subtracting(skipped).sorted().compactMap { name in
+            guard case .joinTable(let table, _, let other, nil, nil, false)? = owner.relationship(named: name)?.storage
+            else { return nil }
+            return (table, [other])
+        }
+    }
+
     /// The source relationships the values of the mapping's relationships other than
     /// `skipped` read, or nil when one of them may read anything (read them all).
     func sourceRelationships(skipping skipped: Set<String>, of compiled: CompiledMapping) -> Set<String>? {
