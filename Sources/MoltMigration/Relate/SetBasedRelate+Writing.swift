@@ -96,7 +96,8 @@ extension SetBasedRelate {
     /// key's links are first put in a temporary table keyed by the row they go in (joined row
     /// by row with the table being updated, the planner would read the source links again for
     /// every row; the strategy allows one link per row), then written with the indexes on the
-    /// key set aside when they are many (``IndexesSetAside``).
+    /// key set aside when they are many (``IndexesSetAside``); join rows go in with the join
+    /// table's index on the other side's key set aside when the table was empty.
     func writeDirectly(
         _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ layout: StoreLayout,
         _ connection: SQLiteConnection
@@ -140,11 +141,14 @@ extension SetBasedRelate {
             try writeKeys(
                 link.targetTable, column, entityColumn, entity: "\(destination.number)", row: "t", value: "d")
         case .joinTable(let joinTable, let own, let other, _, _, _):
-            try connection.run(
-                """
-                INSERT OR IGNORE INTO main.\(SQL.identifier(joinTable)) (\(SQL.identifier(own)), \(SQL.identifier(other)))
-                SELECT d, t FROM (\(query))
-                """, bindings)
+            // A join table filled from empty is filled without its index on the other side.
+            try IndexesSetAside.whileFilling([(joinTable, [other])], layout: layout, connection) {
+                try connection.run(
+                    """
+                    INSERT OR IGNORE INTO main.\(SQL.identifier(joinTable)) (\(SQL.identifier(own)), \(SQL.identifier(other)))
+                    SELECT d, t FROM (\(query))
+                    """, bindings)
+            }
         }
     }
 
