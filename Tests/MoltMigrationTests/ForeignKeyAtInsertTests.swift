@@ -25,28 +25,39 @@ struct ForeignKeyAtInsertTests {
         PolicyRegistry.register([ObservingTestPolicy.self])
     }
 
-    static func model(_ name: String) -> String {
+    static func model(_ name: String, specialTags: Bool = false, inverse: Bool = true) -> String {
         let extra = name == "V2" ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : ""
+        let special =
+            specialTags
+            ? #"<entity name="SpecialTag" representedClassName="SpecialTag" parentEntity="Tag" syncable="YES"><attribute name="rank" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/></entity>"#
+            : ""
         return """
             <entity name="Record" representedClassName="Record" syncable="YES">
                 <attribute name="name" attributeType="String"/>
                 \(extra)
-                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag" inverseName="owned" inverseEntity="Tag"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"\(inverse ? #" inverseName="owned" inverseEntity="Tag""# : "")/>
             </entity>
             <entity name="Tag" representedClassName="Tag" syncable="YES">
                 <attribute name="label" attributeType="String"/>
-                <relationship name="owned" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>
+                \(inverse ? #"<relationship name="owned" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Record" inverseName="owner" inverseEntity="Record"/>"# : "")
             </entity>
+            \(special)
             """
     }
 
     /// Records first, then Tags (or the other way round), each Tag's `owned` the mirror of
     /// the Records' `owner`.
-    static func mapping(tagsFirst: Bool = false, tagFilter: String? = nil, recordPolicy: String? = nil) -> String {
+    static func mapping(
+        tagsFirst: Bool = false, tagFilter: String? = nil, recordPolicy: String? = nil, specialTags: Bool = false,
+        tagsOwned: Bool = true
+    ) -> String {
         let value = { (mapping: String, relationship: String) in
             #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "\#(mapping)", $source.\#(relationship))"#
         }
         let policy = recordPolicy.map { #" policy="\#($0)""# } ?? ""
+        // A Tag's `owned`, when set, is the mirror of the Records' `owner` (written again, or
+        // skipped as written, after the Records).
+        let owned = tagsOwned ? #"<relationship name="owned" value='\#(value("RecordToRecord", "owned"))'/>"# : ""
         let records = """
                 <entity-mapping name="RecordToRecord" type="transform" source="Record" destination="Record"\(policy)>
                     <attribute name="name" value="$source.name"/>
@@ -57,12 +68,21 @@ struct ForeignKeyAtInsertTests {
                 <entity-mapping name="TagToTag" type="transform" source="Tag" destination="Tag">
                     \(tagFilter.map { "<filter>\($0)</filter>" } ?? "")
                     <attribute name="label" value="$source.label"/>
-                    <relationship name="owned" value='\(value("RecordToRecord", "owned"))'/>
+                    \(owned)
                 </entity-mapping>
             """
+        let special =
+            specialTags
+            ? """
+                <entity-mapping name="SpecialTagToSpecialTag" type="transform" source="SpecialTag" destination="SpecialTag">
+                    <attribute name="label" value="$source.label"/>
+                    <attribute name="rank" value="$source.rank"/>
+                    \(owned)
+                </entity-mapping>
+            """ : ""
         return """
             <mapping-model format="1" source-model="V1" destination-model="V2">
-            \(tagsFirst ? tags + records : records + tags)
+            \(tagsFirst ? tags + records : records + tags)\(special)
             </mapping-model>
             """
     }
@@ -72,7 +92,11 @@ struct ForeignKeyAtInsertTests {
     static func seed(_ url: URL, model: ObjectModel, records: Int, tags: Int, dangling: Int = 0) throws {
         _ = try ObjectStore.create(at: url, model: model) { writer in
             var random = SplitMix(seed: 7)
-            let made = try (0..<tags).map { try writer.insert("Tag", attributes: ["label": .string("tag \($0)")]) }
+            let special = model.entity(named: "SpecialTag") != nil
+            let made = try (0..<tags).map {
+                try writer.insert(
+                    special && $0 % 3 == 0 ? "SpecialTag" : "Tag", attributes: ["label": .string("tag \($0)")])
+            }
             for index in 0..<records {
                 let record = try writer.insert("Record", attributes: ["name": .string("record \(index)")])
                 if random.next() % 4 != 0 { try writer.setToOne(record, "owner", to: made[random.next(below: tags)]) }
@@ -89,10 +113,12 @@ struct ForeignKeyAtInsertTests {
     /// Migrates copies of a seeded store with batches (and keys at insert) and object by
     /// object, compares every row, and gives the batched run's report.
     static func run(
-        mapping text: String, records: Int = 300, tags: Int = 40, dangling: Int = 0, batchSize: Int = 64
+        mapping text: String, records: Int = 300, tags: Int = 40, dangling: Int = 0, batchSize: Int = 64,
+        specialTags: Bool = false, inverse: Bool = true
     ) throws -> MigrationReport {
-        let source = try InferenceCase.model(model("V1"), name: "V1")
-        let destination = try InferenceCase.model(model("V2"), name: "V2")
+        let source = try InferenceCase.model(model("V1", specialTags: specialTags, inverse: inverse), name: "V1")
+        let destination = try InferenceCase.model(
+            model("V2", specialTags: specialTags, inverse: inverse), name: "V2")
         let mapping = try MigrationFixtures.mapping(text: text)
         let folder = TemporaryDirectory("molt-at-insert")
         let original = folder.path("Store.sqlite")
@@ -113,6 +139,20 @@ struct ForeignKeyAtInsertTests {
             #expect(planned?.foreignKeysAtInsert == ["owner"])
             #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
             #expect(report.plan?.description.contains("owner written with each new row") == true)
+        }
+    }
+
+    /// A Record owned by a SpecialTag is not given a key (the mapping named makes Tags only, so
+    /// the default value is no object); the entity column holds the Tag's entity number.
+    @Test("a target entity with sub-entities: keys only for the target mapping's own entity")
+    func subEntities() throws {
+        // Without an inverse the Records' mapping is the column's only writer; with one, the
+        // Tags' mappings write it again from their side.
+        for inverse in [false, true] {
+            let report = try Self.run(
+                mapping: Self.mapping(specialTags: true, tagsOwned: inverse), specialTags: true, inverse: inverse)
+            #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
+            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
         }
     }
 
