@@ -136,7 +136,9 @@ struct Migrate: ParsableCommand {
         if report.relatedInBatches.contains(count.mapping) {
             // To-ones whose keys went in with each new row (``MigrationReport/linksWrittenAtInsert``).
             let prefix = count.mapping + "."
-            let atInsert = report.linksWrittenAtInsert.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count) }
+            let atInsert = report.linksWrittenAtInsert.filter { $0.hasPrefix(prefix) }.map {
+                $0.dropFirst(prefix.count)
+            }
             return RelatePlan.Strategy.batched.rawValue
                 + (atInsert.isEmpty ? "" : " (\(atInsert.joined(separator: ", ")) with each new row)")
         }
