@@ -374,16 +374,8 @@ struct BatchedRelateTests {
         #expect(!report.relatedInBatches.isEmpty)
         let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
         #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
-        func indexes(_ store: URL) throws -> [[String]] {
-            let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
-            #expect(try connection.scalar("PRAGMA integrity_check")?.textValue == "ok")
-            return try connection.rows(
-                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
-            ).map { $0.map { $0.textValue ?? "" } }
-        }
-        let fresh = folder.path("Fresh.sqlite")
-        _ = try ObjectStore.create(at: fresh, model: destination) { _ in }
-        #expect(try indexes(store) == indexes(fresh))
+        let (made, fresh) = try SetBasedRelateTests.indexes(of: store, andOfANewStoreOf: destination, in: folder)
+        #expect(made == fresh)
         _ = try Self.compare(
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 7,
             label: "join index set aside")

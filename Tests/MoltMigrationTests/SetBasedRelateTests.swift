@@ -183,6 +183,23 @@ struct SetBasedRelateTests {
     /// Writing a to-one's links from the join drops the indexes on its column and makes them
     /// again (``IndexesSetAside``): the store's indexes afterwards must be exactly those of a
     /// new store of the model, whole, and the links those of the object-by-object pass.
+    /// The indexes of `store` and of a new store of `model` (name, table and the statement
+    /// SQLite keeps, which names no schema), each file checked whole by SQLite first.
+    static func indexes(
+        of store: URL, andOfANewStoreOf model: ObjectModel, in folder: TemporaryDirectory
+    ) throws -> (made: [[String]], fresh: [[String]]) {
+        func indexes(_ store: URL) throws -> [[String]] {
+            let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
+            #expect(try connection.scalar("PRAGMA integrity_check")?.textValue == "ok")
+            return try connection.rows(
+                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+            ).map { $0.map { $0.textValue ?? "" } }
+        }
+        let fresh = folder.path("Fresh.sqlite")
+        _ = try ObjectStore.create(at: fresh, model: model) { _ in }
+        return (try indexes(store), try indexes(fresh))
+    }
+
     @Test("indexes set aside while links are written are made again, the same")
     func indexesMadeAgain() throws {
         let (source, destination) = try InferenceCases.named("many-to-many unchanged").models()
@@ -199,18 +216,8 @@ struct SetBasedRelateTests {
         #expect(!report.relatedInSQL.isEmpty)
         let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
         #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
-        func indexes(_ store: URL) throws -> [[String]] {
-            let connection = try SQLiteConnection(path: store.path, mode: .readOnly)
-            #expect(try connection.scalar("PRAGMA integrity_check")?.textValue == "ok")
-            return try connection.rows(
-                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
-            ).map { $0.map { $0.textValue ?? "" } }
-        }
-        let fresh = folder.path("Fresh.sqlite")
-        _ = try ObjectStore.create(at: fresh, model: destination) { _ in }
-        let made = try indexes(store)
-        // Name, table and the statement SQLite keeps (it keeps no schema name).
-        #expect(made == (try indexes(fresh)))
+        let (made, fresh) = try Self.indexes(of: store, andOfANewStoreOf: destination, in: folder)
+        #expect(made == fresh)
         #expect(try EquivalentRuns.dump(store, destination) == EquivalentRuns.dump(expected, destination))
     }
 }

@@ -18,7 +18,7 @@ struct KeptKeyIndex {
     private(set) var sourceEntity: Int?
     /// How many associations the index holds (one per source object, one per destination).
     private(set) var count = 0
-    private var bits: [UInt64] = []
+    private var bits = KeyBits()
 
     /// An index holding `source` → `destination`, or nil when the pair does not keep its key.
     init?(source: AssociationTable.Key, destination: AssociationTable.Key) {
@@ -35,13 +35,7 @@ struct KeptKeyIndex {
         guard key == destination.primaryKey, key >= 0, key < Self.keyLimit, source.root == sourceRoot,
             destination.root == destinationRoot, destination.entity == destinationEntity
         else { return false }
-        let word = Int(key >> 6)
-        if word >= bits.count {
-            bits.append(contentsOf: repeatElement(0, count: max(word + 1 - bits.count, bits.count)))
-        }
-        let bit: UInt64 = 1 << UInt64(key & 63)
-        if bits[word] & bit == 0 { count += 1 }
-        bits[word] |= bit
+        if bits.insert(key) { count += 1 }
         if source.entity != sourceEntity { sourceEntity = nil }
         return true
     }
@@ -83,35 +77,18 @@ struct KeptKeyIndex {
 
     /// Calls `body` with each key from `start` on, in order, while it returns true.
     func forEachKey(from start: Int64 = 0, _ body: (Int64) throws -> Bool) rethrows {
-        guard start < Int64(bits.count) * 64 else { return }
-        var word = Int(start >> 6)
-        var remaining = bits[word] & (~0 << UInt64(start & 63))
-        while true {
-            while remaining != 0 {
-                let key = Int64(word) << 6 + Int64(remaining.trailingZeroBitCount)
-                guard try body(key) else { return }
-                remaining &= remaining - 1
-            }
-            word += 1
-            guard word < bits.count else { return }
-            remaining = bits[word]
-        }
+        try bits.forEachKey(from: start, body)
     }
 
     /// Whether the object with this key (of the index's source hierarchy) made a destination
     /// object, the one with the same key.
     func contains(_ key: Int64) -> Bool {
-        key >= 0 && key < Self.keyLimit && Int(key >> 6) < bits.count
-            && bits[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0
+        key < Self.keyLimit && bits.contains(key)
     }
 
     /// Forgets a destination object (deleted).
     mutating func remove(destination: AssociationTable.Key) {
         guard destination.root == destinationRoot else { return }
-        let key = destination.primaryKey
-        guard key >= 0, Int(key >> 6) < bits.count else { return }
-        let bit: UInt64 = 1 << UInt64(key & 63)
-        if bits[Int(key >> 6)] & bit != 0 { count -= 1 }
-        bits[Int(key >> 6)] &= ~bit
+        if bits.remove(destination.primaryKey) { count -= 1 }
     }
 }
