@@ -52,13 +52,24 @@ struct ForeignKeyAtInsert: Sendable {
     var columns: [String] { [column] + (entityColumn.map { [$0] } ?? []) }
 }
 
-/// One mapping's ``ForeignKeyAtInsert``s in a run: the columns its new rows fill, and the keys
-/// written so far (one ``WrittenKeys`` per link).
+/// One mapping's ``ForeignKeyAtInsert``s in a run: the columns its new rows fill, the keys
+/// written so far (one ``WrittenKeys`` per link), and the rows written with them.
 final class LinksAtInsert {
     let links: [ForeignKeyAtInsert]
     /// The link columns, in order, as the insert names them.
     let columns: [String]
     var written: [WrittenKeys]
+    /// The rows written with link values (``PassState/withdrawLinksAtInsert()`` clears them).
+    private(set) var rows = KeyBits()
+    private(set) var rowCount = 0
+    /// Rows past ``KeptKeyIndex/keyLimit``, which the bits do not hold.
+    private(set) var farRows: [Int64] = []
+    /// Whether a policy's own `createDestinationObject` made some of the rows: then the relate
+    /// pass holds the keys only when the rows are exactly the objects the mapping associated,
+    /// each with the source object it was made for.
+    var madeByPolicy = false
+    /// Whether new rows are written without link values from now on (the keys were withdrawn).
+    private(set) var stopped = false
 
     init(_ links: [ForeignKeyAtInsert]) {
         self.links = links
@@ -70,6 +81,45 @@ final class LinksAtInsert {
     func giveUp() {
         for index in written.indices { written[index].giveUp() }
     }
+
+    /// Records a row written with link values.
+    func recordRow(_ key: Int64) {
+        if key >= 0, key < KeptKeyIndex.keyLimit {
+            if rows.insert(key) { rowCount += 1 }
+        } else {
+            farRows.append(key)
+            giveUp()
+        }
+    }
+
+    /// Every row written with link values.
+    func forEachRow(_ body: (Int64) throws -> Void) rethrows {
+        try rows.forEachKey { key in
+            try body(key)
+            return true
+        }
+        for key in farRows { try body(key) }
+    }
+
+    /// Whether the rows are exactly the destination objects of `kept` (a mapping's kept keys).
+    func rowsAre(_ kept: KeptKeyIndex) -> Bool {
+        guard farRows.isEmpty, rowCount == kept.count else { return false }
+        var all = true
+        rows.forEachKey { key in
+            all = kept.contains(key)
+            return all
+        }
+        return all
+    }
+
+    /// Stops writing link values and forgets every guess and row (the rows were cleared).
+    func stop() {
+        stopped = true
+        giveUp()
+        rows = KeyBits()
+        rowCount = 0
+        farRows = []
+    }
 }
 
 extension PassState {
@@ -78,18 +128,41 @@ extension PassState {
         linksAtInsert = links.mapValues(LinksAtInsert.init)
     }
 
-    /// The link columns and their values for a new object of `entity` that `mapping` makes
-    /// from `source` by default; nil when the mapping writes none. Each key written is
-    /// recorded, for the relate pass to check (``verifiedLinksAtInsert(_:)``).
-    func linkValuesAtInsert(
-        _ mapping: EntityMapping, entity: String, source: SourceObject
-    ) -> (columns: [String], values: [SQLiteValue])? {
-        guard let inserted = linksAtInsert[mapping.name] else { return nil }
+    /// Inserts a new object of `entity` with its row of attribute values, and, when `mapping`
+    /// writes to-one keys with its new rows (``ForeignKeyAtInsert``), the keys worked out from
+    /// `source`, each recorded for the relate pass to check (``settleLinksAtInsert(_:)``).
+    ///
+    /// `byPolicy`: a policy's own `createDestinationObject` made the object, so nothing says yet
+    /// that it will be `source`'s: an object of another entity gets no key, and the relate pass
+    /// checks that the rows are the objects the mapping associated, each with its own source.
+    func insertNewObject(
+        _ entity: String, row: [AttributeValue?], mapping: EntityMapping?, source: SourceObject?, byPolicy: Bool
+    ) throws -> ObjectID {
+        let preferredKey = currentSource?.primaryKey
+        guard let mapping, let source, let inserted = linksAtInsert[mapping.name], !inserted.stopped,
+            !byPolicy || inserted.links.first?.owner == entity,
+            let values = linkValues(inserted, entity: entity, source: source)
+        else {
+            return try writer.insert(entity, columnValues: row, preferredKey: preferredKey)
+        }
+        let id = try writer.insert(
+            entity, columnValues: row, preferredKey: preferredKey, linkColumns: inserted.columns, linkValues: values)
+        inserted.recordRow(id.primaryKey)
+        if byPolicy {
+            inserted.madeByPolicy = true
+            // Keys worked out from one source, in a row that may be another's.
+            if id.primaryKey != source.id.primaryKey { inserted.giveUp() }
+        }
+        return id
+    }
+
+    /// The values of the link columns for a new object of `entity` made from `source`; nil when
+    /// the object is not one the plan foresaw (nothing is guessed for the mapping any more).
+    private func linkValues(_ inserted: LinksAtInsert, entity: String, source: SourceObject) -> [SQLiteValue]? {
         var values: [SQLiteValue] = []
         values.reserveCapacity(inserted.columns.count)
         for (index, link) in inserted.links.enumerated() {
             guard link.owner == entity else {
-                // Not the object the plan foresaw: nothing is guessed for this mapping.
                 inserted.giveUp()
                 return nil
             }
@@ -110,15 +183,49 @@ extension PassState {
                 if link.entityColumn != nil { values.append(.null) }
             }
         }
-        return (inserted.columns, values)
+        return values
     }
 
     /// The relationships of `mapping` whose keys the copy pass wrote as the relate pass would
     /// write them: every key written names a source object the target mapping made a
     /// destination object from, with that same key and of the entity written (its kept-key
-    /// bits). The others (none when no guess holds) the relate pass writes itself.
-    func verifiedLinksAtInsert(_ mapping: EntityMapping) -> Set<String> {
-        guard let inserted = linksAtInsert[mapping.name] else { return [] }
+    /// bits); and when a policy made rows itself, the rows are exactly the objects the mapping
+    /// associated, each with the source its keys came from. The others the relate pass writes
+    /// itself: their keys are first cleared from every row written with them, so a row the
+    /// relate pass does not visit (an object no source was associated with) is left as Core
+    /// Data leaves it, without the relationship.
+    ///
+    /// Called as the relate pass reaches the mapping: from then on the columns hold what the
+    /// relate pass leaves there, so the rows are forgotten (nothing withdraws them any more).
+    func settleLinksAtInsert(_ mapping: EntityMapping) throws -> Set<String> {
+        guard let inserted = linksAtInsert.removeValue(forKey: mapping.name) else { return [] }
+        let verified = rowsHold(inserted, mapping) ? keysHold(inserted) : []
+        let unverified = inserted.links.filter { !verified.contains($0.relationship) }
+        if !unverified.isEmpty, let owner = inserted.links.first?.owner {
+            logger.debug(
+                "relate: keys written at insert do not hold; cleared, and written again",
+                metadata: [
+                    "molt.mapping": "\(mapping.name)", "molt.relationships": "\(unverified.map(\.relationship))",
+                ])
+            try writer.clearColumns(unverified.flatMap(\.columns), of: owner, rows: inserted.forEachRow)
+        }
+        return verified
+    }
+
+    /// Whether the rows written with keys are the objects the relate pass visits with the
+    /// sources the keys came from: always so for rows the engine made by default (each is
+    /// associated with its source at once); for rows a policy made, when they are exactly the
+    /// mapping's kept-key objects.
+    private func rowsHold(_ inserted: LinksAtInsert, _ mapping: EntityMapping) -> Bool {
+        guard inserted.madeByPolicy else { return true }
+        guard let own = try? number(of: mapping.name),
+            let kept = associations.keptIndex(of: own), let owner = inserted.links.first?.owner
+        else { return false }
+        return kept.destinationEntity == destination.layout.entity(named: owner)?.number && inserted.rowsAre(kept)
+    }
+
+    /// The links whose every key written is one the target mapping kept.
+    private func keysHold(_ inserted: LinksAtInsert) -> Set<String> {
         var verified: Set<String> = []
         for (index, link) in inserted.links.enumerated() {
             let written = inserted.written[index]
@@ -128,12 +235,7 @@ extension PassState {
                     kept.destinationEntity == link.targetEntityNumber,
                     let root = source.layout.numbers(ofEntity: link.sourceTarget)?.root, kept.sourceRoot == root,
                     written.allSatisfy({ kept.contains($0) })
-                else {
-                    logger.debug(
-                        "relate: keys written at insert do not hold; writing them again",
-                        metadata: ["molt.mapping": "\(mapping.name)", "molt.relationship": "\(link.relationship)"])
-                    continue
-                }
+                else { continue }
             }
             verified.insert(link.relationship)
         }

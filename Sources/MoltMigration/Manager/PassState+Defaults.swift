@@ -63,15 +63,9 @@ extension PassState {
                 guard let value = given[index] else { continue }
                 row[columns.column[index]] = try AttributeAssignment.convert(value, to: columns.attribute[index])
             }
-            // To-one keys the plan writes with the row (``ForeignKeyAtInsert``).
-            if let links = linkValuesAtInsert(mapping, entity: entity, source: source) {
-                return DestinationObject(
-                    id: try writer.insert(
-                        entity, columnValues: row, preferredKey: currentSource?.primaryKey, linkColumns: links.columns,
-                        linkValues: links.values))
-            }
+            // With the to-one keys the plan writes with the row (``ForeignKeyAtInsert``).
             return DestinationObject(
-                id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
+                id: try insertNewObject(entity, row: row, mapping: mapping, source: source, byPolicy: false))
         } catch var error as MoltError {
             error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)

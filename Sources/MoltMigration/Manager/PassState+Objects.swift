@@ -32,8 +32,11 @@ extension PassState {
         if let name = unknown.sorted().first {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
         }
+        // The current source's to-one keys, when the plan writes them with the row and the
+        // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
         return DestinationObject(
-            id: try writer.insert(entity, columnValues: row, preferredKey: currentSource?.primaryKey))
+            id: try insertNewObject(
+                entity, row: row, mapping: currentEntityMapping, source: currentSourceObject, byPolicy: true))
     }
 
     /// The work of the manager's `setAttributes` (its documentation is there).

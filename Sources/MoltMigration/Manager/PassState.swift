@@ -49,6 +49,8 @@ final class PassState {
     /// The source object whose destination objects are being made (copy pass), if any: new
     /// objects take its primary key when that key is free.
     var currentSource: ObjectID?
+    /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
+    var currentSourceObject: SourceObject?
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
     /// The run this state is part of (its cancellation is the run's).

@@ -34,7 +34,11 @@ struct CopyPass {
             if let entity = mapping.sourceEntityName {
                 try state.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
                     state.currentSource = source.id
-                    defer { state.currentSource = nil }
+                    state.currentSourceObject = source
+                    defer {
+                        state.currentSource = nil
+                        state.currentSourceObject = nil
+                    }
                     try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
                         try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
                     }

@@ -55,6 +55,9 @@ struct RelatePass {
             let number = try state.number(of: mapping.name)
             var after: (root: Int, primaryKey: Int64) = (0, 0)
             var batched: BatchedRelatePlan?
+            // To-ones the copy pass wrote with each new row, as this pass would write them.
+            let atInsert = try state.settleLinksAtInsert(mapping)
+            report.linksWrittenAtInsert += atInsert.sorted().map { "\(mapping.name).\($0)" }
             switch routes[mapping.name] ?? .objectByObject {
             case .nothing:
                 done += totals[mapping.name] ?? 0
@@ -65,7 +68,7 @@ struct RelatePass {
                 // SQL reads the source store's links as stored: not once a policy deleted
                 // source objects from the run's context.
                 if state.isSourceAttached, !state.hasDeletedSources,
-                    try state.runInterruptibly({ try plan.run(state: state) })
+                    try state.runInterruptibly({ try plan.run(state: state, skipping: atInsert) })
                 {
                     done += totals[mapping.name] ?? 0
                     report.relatedInSQL.append(mapping.name)
@@ -87,10 +90,7 @@ struct RelatePass {
             if batched != nil { report.relatedInBatches.append(mapping.name) }
             // Relationships whose inverse another mapping already wrote with these very links.
             let alreadyWritten = try batched?.alreadyWritten(state) ?? []
-            // To-ones the copy pass wrote with each new row, as this pass would write them.
-            let atInsert = batched == nil ? [] : state.verifiedLinksAtInsert(mapping)
-            report.linksWrittenAtInsert += atInsert.sorted().map { "\(mapping.name).\($0)" }
-            let skipped = alreadyWritten.union(atInsert)
+            let skipped = batched == nil ? alreadyWritten : alreadyWritten.union(atInsert)
             let compiled = state.compiledMapping(mapping)
             if !skipped.isEmpty {
                 state.logger.debug(

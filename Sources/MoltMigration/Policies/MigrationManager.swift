@@ -14,6 +14,12 @@ public import MoltStore
 /// objects are written in batches, in transactions of their own. A manager is used from one
 /// thread; ``cancel(with:)`` may be called from any.
 ///
+/// Keys the engine writes with new rows ahead of the relate pass (``RelatePlan/foreignKeysAtInsert``)
+/// are taken back before a policy reads the destination store or sets a relationship there
+/// (``destination``, ``destinationContext``'s fetches, reads and changes, ``setRelationship(_:of:to:)``,
+/// ``createDefaultRelationships(for:)``): a policy sees objects without relationships until
+/// the relate pass, as in Core Data.
+///
 /// The manager is the policies' view only. The run's state (the writer, the association table,
 /// compiled mappings, what the relate pass reads ahead, the SQL relate state) is the passes'
 /// own, in `Manager/PassState.swift`; every method here hands its work to it.
@@ -46,7 +52,12 @@ public final class MigrationManager {
     public var source: ObjectStore { state.source }
 
     /// The destination store being built, opened with the destination model.
-    public var destination: ObjectStore { state.destination }
+    public var destination: ObjectStore {
+        // The policy may read it now or later: keys written with new rows ahead of the relate
+        // pass are taken back, and no more are written in this pass.
+        state.withdrawLinksAtInsertForGood()
+        return state.destination
+    }
 
     /// The run's logger (its context's), for a policy's own messages.
     public var logger: Logger { state.logger }
@@ -109,6 +120,7 @@ public final class MigrationManager {
     /// mapping's relationship values, evaluated for each source object it was made from: a
     /// to-many gets the objects of all of them (without repeats), a to-one the first found.
     public func createDefaultRelationships(for destination: DestinationObject) throws {
+        try state.withdrawLinksAtInsert()
         try state.createDefaultRelationships(for: destination)
     }
 
@@ -165,6 +177,7 @@ public final class MigrationManager {
     /// Sets a relationship of a destination object to destination objects: a to-one takes
     /// none or one, a to-many any number (in order, if ordered).
     public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
+        try state.withdrawLinksAtInsert()
         try state.setRelationship(name, of: object, to: objects)
     }
 

@@ -17,6 +17,10 @@ public import MoltStore
 ///     try manager.destinationContext.setValue(user, forKey: "author", of: post)
 /// }
 /// ```
+///
+/// Keys the engine wrote with new rows ahead of the relate pass (``RelatePlan/foreignKeysAtInsert``)
+/// are taken back before a fetch, a count, a read, a relationship set or a delete, so a policy
+/// sees what Core Data's copy pass leaves: objects without relationships.
 public struct DestinationContext {
     unowned let state: PassState
 
@@ -24,6 +28,7 @@ public struct DestinationContext {
 
     /// The objects the request selects, in its order.
     public func fetch(_ request: FetchRequest) throws -> [DestinationObject] {
+        try state.withdrawLinksAtInsert()
         let query = try state.query(for: request, on: .destination)
         return try query.objectIDs(
             in: state.destination, resolver: state.freshResolver(), side: .destination,
@@ -33,7 +38,8 @@ public struct DestinationContext {
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        try state.query(for: request, on: .destination).count(
+        try state.withdrawLinksAtInsert()
+        return try state.query(for: request, on: .destination).count(
             in: state.destination, resolver: state.freshResolver(), side: .destination,
             cache: state.queryState.destinationStatements)
     }
@@ -60,11 +66,13 @@ public struct DestinationContext {
     /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
     /// association table, so later hooks and relationship values no longer find them.
     public func delete(_ object: DestinationObject) throws {
+        try state.withdrawLinksAtInsert()
         try state.deleteDestinationObjects([object])
     }
 
     /// Deletes several objects at once (a Deny relationship between two of them does not stop it).
     public func delete(_ objects: [DestinationObject]) throws {
+        try state.withdrawLinksAtInsert()
         try state.deleteDestinationObjects(objects)
     }
 
@@ -74,7 +82,8 @@ public struct DestinationContext {
     /// (`author.name`, `posts.@count`) reaches: Core Data's `value(forKey:)` / `value(forKeyPath:)`.
     /// A to-one gives ``/MoltMapping/ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
     public func value(forKey key: String, of object: DestinationObject) throws -> ExpressionValue {
-        try state.destinationValue(key, of: object)
+        try state.withdrawLinksAtInsert()
+        return try state.destinationValue(key, of: object)
     }
 
     /// An attribute's value as text, or nil.
@@ -109,6 +118,7 @@ public struct DestinationContext {
                 .migration, "the destination entity has no stored attribute or relationship \"\(key)\"",
                 entity: object.entity)
         }
+        try state.withdrawLinksAtInsert()
         let references = PassState.references(value?.expressionValue ?? .null)
         if let wrong = references.first(where: { $0.store != .destination }) {
             throw MoltError(
@@ -122,7 +132,7 @@ public struct DestinationContext {
     /// `mutableSetValue(forKey:).add(_:)` / `mutableOrderedSetValue(forKey:)`); objects it
     /// already holds stay where they are.
     public func add(_ objects: [DestinationObject], toRelationship key: String, of object: DestinationObject) throws {
-        let current = try self.objects(forKey: key, of: object)
+        let current = try self.objects(forKey: key, of: object)  // the keys written with rows withdrawn
         let held = Set(current)
         try state.setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
     }

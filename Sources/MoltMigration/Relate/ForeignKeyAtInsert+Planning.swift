@@ -4,7 +4,7 @@ import MoltStore
 
 /// The plan's rules for ``ForeignKeyAtInsert`` (documented there).
 extension ForeignKeyAtInsert {
-    /// For each mapping of a pass whose route is `.batched`, the to-one relationships whose
+    /// For each mapping of a pass related in batches or in SQL, the to-one relationships whose
     /// keys the copy pass writes; empty when the pass does not allow it (see the type's
     /// documentation for the rules).
     static func plan(
@@ -12,8 +12,7 @@ extension ForeignKeyAtInsert {
         policyTypes: [String: any EntityMigrationPolicy.Type], facts: PassFacts, passCount: Int,
         evaluatesEveryValue: Bool
     ) -> [String: [ForeignKeyAtInsert]] {
-        guard passCount == 1, !evaluatesEveryValue, policyTypes.values.allSatisfy({ $0.overriddenHooks.isEmpty })
-        else { return [:] }
+        guard passCount == 1, !evaluatesEveryValue else { return [:] }
         let mappings = mappingModel.entityMappings.filter { $0.kind.readsSource && policyTypes[$0.name] != nil }
         for mapping in mappings {
             let compiled = facts.compiled(mapping)
@@ -27,9 +26,14 @@ extension ForeignKeyAtInsert {
         }
         var result: [String: [ForeignKeyAtInsert]] = [:]
         for (position, mapping) in mappings.enumerated() {
-            guard case .batched(let plan)? = routes[mapping.name] else { continue }
+            let related: Set<String>
+            switch routes[mapping.name] {
+            case .batched(let plan)?: related = plan.batched
+            case .setBased(let plan, _)?: related = Set(plan.links.map(\.relationship.name))
+            default: continue
+            }
             let earlier = Array(mappings[..<position])
-            let links = Self.links(of: mapping, batched: plan.batched, among: mappings, earlier: earlier, facts)
+            let links = Self.links(of: mapping, batched: related, among: mappings, earlier: earlier, facts)
             if !links.isEmpty { result[mapping.name] = links }
         }
         return result

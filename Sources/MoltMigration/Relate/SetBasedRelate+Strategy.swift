@@ -17,9 +17,10 @@ extension SetBasedRelate {
         case pairs
     }
 
-    /// Sets every relationship of the mapping's destination objects; false (nothing written)
-    /// when the associations rule the set-based pass out.
-    func run(state: PassState) throws -> Bool {
+    /// Sets every relationship of the mapping's destination objects but those in `written`
+    /// (to-ones the copy pass wrote with each new row, as this would write them); false
+    /// (nothing written) when the associations rule the set-based pass out.
+    func run(state: PassState, skipping written: Set<String> = []) throws -> Bool {
         let connection = state.destination.store.connection
         // Facts about the associations hold for this run only: a policy's own
         // createRelationships may associate more.
@@ -30,7 +31,7 @@ extension SetBasedRelate {
         }
         var strategies: [Strategy] = []
         for link in links {
-            strategies.append(try strategy(for: link, state: state))
+            strategies.append(written.contains(link.relationship.name) ? .skip : try strategy(for: link, state: state))
         }
         let queries = try links.indices.map { index in
             strategies[index] == .skip ? nil : try linkQuery(links[index], state: state)
@@ -50,7 +51,9 @@ extension SetBasedRelate {
             try state.checkCancelled()
             switch strategies[index] {
             case .skip:
-                continue
+                // Written from the other side (recorded there), or with each new row (recorded
+                // here, so the other side is skipped in turn).
+                guard written.contains(link.relationship.name) else { continue }
             case .direct:
                 try writeDirectly(link, queries[index]!, state.destination.layout, connection)
             case .pairs:

@@ -251,6 +251,18 @@ public final class ObjectWriter {
         return try cursor.nextBatch()?.first
     }
 
+    /// Sets `columns` of `entity`'s table to NULL in the row of each key `rows` gives (link
+    /// columns a migration wrote with new rows and takes back; nothing else changes).
+    package func clearColumns(_ columns: [String], of entity: String, rows: ((Int64) throws -> Void) throws -> Void)
+        throws
+    {
+        guard !columns.isEmpty else { return }
+        let table = try layout.requireEntity(entity).table
+        let assignments = columns.map { "\(SQL.identifier($0)) = NULL" }.joined(separator: ", ")
+        let sql = "UPDATE \(SQL.identifier(table)) SET \(assignments) WHERE \"Z_PK\" = ?"
+        try rows { key in try run(sql, [.integer(key)]) }
+    }
+
     // MARK: Finishing
 
     /// Records the last primary key of each hierarchy in `Z_PRIMARYKEY.Z_MAX`.

@@ -1,0 +1,179 @@
+import Foundation
+import MoltCore
+import MoltMapping
+import MoltMigration
+import MoltModel
+import MoltStore
+import MoltTestSupport
+import Testing
+
+/// Makes each Record itself, as a ported `createDestinationInstances` does: the object, then
+/// its association with the source.
+final class OwnRecordsTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
+    static var policyName: String { "OwnRecordsTestPolicy" }
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        try Self.make(source, mapping, manager)
+    }
+
+    @discardableResult
+    static func make(_ source: SourceObject, _ mapping: EntityMapping, _ manager: MigrationManager) throws
+        -> DestinationObject
+    {
+        let made = try manager.createDestinationObject(
+            entity: mapping.destinationEntityName ?? "Record", attributes: ["name": try source.value("name")])
+        try manager.associate(source: source, destination: made)
+        return made
+    }
+}
+
+/// Makes each Record itself; every 50th looks at the Records made so far and fails if one
+/// already has an owner (Core Data's copy pass makes objects without relationships).
+final class LookingTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
+    static var policyName: String { "LookingTestPolicy" }
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        try OwnRecordsTestPolicy.make(source, mapping, manager)
+        guard source.id.primaryKey % 50 == 0 else { return }
+        let context = manager.destinationContext
+        for record in try context.fetch(FetchRequest(entityName: "Record")) {
+            guard case .null = try context.value(forKey: "owner", of: record) else {
+                throw MoltError(.migration, "\(record.id) has an owner before the relate pass")
+            }
+        }
+        var owned = FetchRequest(entityName: "Record")
+        owned.predicate = ObjectPredicate(format: "owner != nil")
+        let seen = try context.count(for: owned)
+        guard seen == 0 else { throw MoltError(.migration, "\(seen) Records have an owner before the relate pass") }
+    }
+}
+
+/// Makes a Record for every source but associates only those whose key is not a multiple of 7
+/// (the others stay in the new store, made by no source: the relate pass never visits them).
+final class UnassociatedRecordsTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
+    static var policyName: String { "UnassociatedRecordsTestPolicy" }
+    init() {}
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        let made = try manager.createDestinationObject(entity: "Record", attributes: ["name": try source.value("name")])
+        if source.id.primaryKey % 7 != 0 { try manager.associate(source: source, destination: made) }
+    }
+}
+
+/// Takes the destination store itself in `begin` (and could read it at any time after).
+final class StoreHoldingTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin] }
+    static var policyName: String { "StoreHoldingTestPolicy" }
+    private var store: ObjectStore?
+    init() {}
+
+    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        store = manager.destination
+    }
+}
+
+/// Keys written with the rows a policy makes itself (``RelatePlan/foreignKeysAtInsert``): the
+/// store the object-by-object passes leave, in SQL and in batches, whatever the policy does
+/// with the new store, and no key a policy can see before the relate pass.
+@Suite("Keys written with the rows a policy makes")
+struct PolicyRowsAtInsertTests {
+    init() {
+        PolicyRegistry.register([
+            OwnRecordsTestPolicy.self, LookingTestPolicy.self, UnassociatedRecordsTestPolicy.self,
+            StoreHoldingTestPolicy.self,
+        ])
+    }
+
+    /// The reports of a run in SQL and a run in batches, each compared row by row with the
+    /// object-by-object run (no keys at insert there).
+    static func run(policy: String, records: Int = 300, tags: Int = 40) throws -> [MigrationReport] {
+        let source = try InferenceCase.model(ForeignKeyAtInsertTests.model("V1"), name: "V1")
+        let destination = try InferenceCase.model(ForeignKeyAtInsertTests.model("V2"), name: "V2")
+        let mapping = try MigrationFixtures.mapping(text: ForeignKeyAtInsertTests.mapping(recordPolicy: policy))
+        let folder = TemporaryDirectory("molt-policy-rows")
+        let original = folder.path("Store.sqlite")
+        try ForeignKeyAtInsertTests.seed(original, model: source, records: records, tags: tags)
+        var reference = MigrationOptions()
+        reference.allowsSQLCopy = false
+        reference.allowsSetBasedRelate = false
+        reference.allowsBatchedRelationships = false
+        var inSQL = MigrationOptions()
+        inSQL.allowsSQLCopy = false
+        var inBatches = inSQL
+        inBatches.allowsSetBasedRelate = false
+        inBatches.batchSize = 64
+        var runs = EquivalentRuns(result: { try EquivalentRuns.dump($0, destination) })
+        runs.sameFailure = { "\($0)" == "\($1)" }
+        var reports: [MigrationReport] = []
+        for (label, options) in [("in SQL", inSQL), ("in batches", inBatches)] {
+            let outcome = try #require(
+                try runs.compare(
+                    original, in: folder,
+                    expected: .init("object by object") {
+                        try HeavyweightMigration(
+                            store: $0, source: source, destination: destination, mapping: mapping, options: reference
+                        ).run()
+                    },
+                    actual: .init(label) {
+                        try HeavyweightMigration(
+                            store: $0, source: source, destination: destination, mapping: mapping, options: options
+                        ).run()
+                    },
+                    label: "\(policy) \(label)"))
+            #expect(outcome.expected.linksWrittenAtInsert.isEmpty)
+            reports.append(outcome.actual)
+        }
+        return reports
+    }
+
+    static func planned(_ report: MigrationReport) -> [String] {
+        report.plan?.passes.first?.relate.first { $0.mapping == "RecordToRecord" }?.foreignKeysAtInsert ?? []
+    }
+
+    @Test("a policy's own rows get their keys, and the relate pass leaves them")
+    func policyRows() throws {
+        let reports = try Self.run(policy: OwnRecordsTestPolicy.policyName)
+        #expect(reports[0].relatedInSQL.contains("RecordToRecord"))
+        #expect(reports[1].relatedInBatches.contains("RecordToRecord"))
+        for report in reports {
+            #expect(Self.planned(report) == ["owner"])
+            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+        }
+    }
+
+    @Test("a policy that looks at the new store sees no key; the relate pass writes them")
+    func policyLooks() throws {
+        // The policy fails the run if it sees an owner, so the comparison's success is the check.
+        for report in try Self.run(policy: LookingTestPolicy.policyName) {
+            #expect(Self.planned(report) == ["owner"])
+            #expect(report.linksWrittenAtInsert.isEmpty)
+        }
+    }
+
+    @Test("rows made by no source keep no key: cleared before the relate pass")
+    func unassociatedRows() throws {
+        for report in try Self.run(policy: UnassociatedRecordsTestPolicy.policyName) {
+            #expect(Self.planned(report) == ["owner"])
+            #expect(report.linksWrittenAtInsert.isEmpty)
+        }
+    }
+
+    @Test("a policy holding the destination store: no key is written in the pass")
+    func storeHeld() throws {
+        for report in try Self.run(policy: StoreHoldingTestPolicy.policyName) {
+            #expect(Self.planned(report) == ["owner"])
+            #expect(report.linksWrittenAtInsert.isEmpty)
+        }
+    }
+}
