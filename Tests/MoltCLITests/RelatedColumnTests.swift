@@ -34,4 +34,13 @@ struct RelatedColumnTests {
         #expect(Migrate.related(records, report: report) == "in batches (owner with each new row)")
         #expect(Migrate.related(tags, report: report) == "in batches")
     }
+
+    @Test("in SQL too: a policy's own rows can hold their keys")
+    func keysWithTheRowInSQL() {
+        var report = Self.report()
+        report.relatedInBatches = ["TagToTag"]
+        report.relatedInSQL = ["RecordToRecord"]
+        let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
+        #expect(Migrate.related(records, report: report) == "in SQL (owner with each new row)")
+    }
 }

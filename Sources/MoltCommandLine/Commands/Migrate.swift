@@ -132,16 +132,12 @@ struct Migrate: ParsableCommand {
         guard count.pass - 1 < report.plan?.passes.count ?? 0,
             let planned = report.plan?.passes[count.pass - 1].relate.first(where: { $0.mapping == count.mapping })
         else { return "-" }
-        if report.relatedInSQL.contains(count.mapping) { return RelatePlan.Strategy.setBased.rawValue }
-        if report.relatedInBatches.contains(count.mapping) {
-            // To-ones whose keys went in with each new row (``MigrationReport/linksWrittenAtInsert``).
-            let prefix = count.mapping + "."
-            let atInsert = report.linksWrittenAtInsert.filter { $0.hasPrefix(prefix) }.map {
-                $0.dropFirst(prefix.count)
-            }
-            return RelatePlan.Strategy.batched.rawValue
-                + (atInsert.isEmpty ? "" : " (\(atInsert.joined(separator: ", ")) with each new row)")
-        }
+        // To-ones whose keys went in with each new row (``MigrationReport/linksWrittenAtInsert``).
+        let prefix = count.mapping + "."
+        let atInsert = report.linksWrittenAtInsert.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count) }
+        let withRows = atInsert.isEmpty ? "" : " (\(atInsert.joined(separator: ", ")) with each new row)"
+        if report.relatedInSQL.contains(count.mapping) { return RelatePlan.Strategy.setBased.rawValue + withRows }
+        if report.relatedInBatches.contains(count.mapping) { return RelatePlan.Strategy.batched.rawValue + withRows }
         return planned.strategy == .nothing ? "-" : RelatePlan.Strategy.objectByObject.rawValue
     }
 

@@ -30,6 +30,11 @@ public final class StoreObjectResolver: ObjectResolver {
         self.destination = destination
     }
 
+    /// The source object a pass is visiting, read without its to-many relationships: kept
+    /// (``remember(_:in:complete:)``) only once something asks the resolver about it, so an
+    /// object whose values are all read from its row costs no cache entry.
+    package var visitingSource: StoredObject?
+
     /// Adds an object already read (such as the one being filtered), so it is not read again.
     public func remember(_ object: StoredObject, in side: ObjectReference.Store = .source) {
         remember(object, in: side, complete: true)
@@ -57,6 +62,7 @@ public final class StoreObjectResolver: ObjectResolver {
 
     /// Forgets the objects kept of one store (objects there have changed).
     public func forget(_ side: ObjectReference.Store) {
+        if side == .source { visitingSource = nil }
         cache = cache.filter { $0.key.store != side }
         partial = partial.filter { $0.store != side }
     }
@@ -66,6 +72,10 @@ public final class StoreObjectResolver: ObjectResolver {
     package func objectIfPresent(_ reference: ObjectReference) throws -> (object: StoredObject, complete: Bool)? {
         if reference.store == .source, deletedSources.contains(reference.id) { return nil }
         if let cached = cache[reference] { return (cached, !partial.contains(reference)) }
+        if reference.store == .source, let visiting = visitingSource, visiting.id == reference.id {
+            remember(visiting, in: .source, complete: false)
+            return (visiting, false)
+        }
         guard let store = reference.store == .source ? source : destination else {
             throw MoltError(.migration, "no destination store to read \(reference.id) from")
         }

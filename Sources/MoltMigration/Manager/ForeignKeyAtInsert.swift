@@ -15,20 +15,28 @@ import MoltStore
 /// copy pass writes that key, or NULL when the source object has no related object of the
 /// target mapping's source entity, and records each key it wrote (``WrittenKeys``).
 ///
-/// Before relating the mapping, the relate pass checks the guess: every key written must be
-/// one the target mapping made from the source object of that key (its kept-key bits,
-/// ``KeptKeyIndex``). Then each row holds what the relate pass would write, and the
-/// relationship is not written again. When the check fails (a key was not kept, a source link
-/// names no object), the relate pass writes the relationship as it always does, which compares
-/// each row with its value and corrects it.
+/// A policy's own `createDestinationInstances` gets the same: an object it makes with
+/// `createDestinationObject` while the copy pass hands it a source, of the mapping's
+/// destination entity, is written with the keys of that source.
 ///
-/// Nothing may see the row between the two passes, or see it differently: so the plan chooses
-/// this only when no policy of the pass overrides any hook, no value or filter of the pass can
-/// read the destination store (no `FUNCTION`, no `$manager`, `$destination` or
-/// `$entityPolicy`), every relationship value of the pass is Core Data's default form, the step
-/// has one pass, and no mapping related before this one writes the inverse (a to-many held in
-/// the same column). The relationship's inverse must not be a to-one (a one-to-one moves its
-/// partner), and its storage keeps no order.
+/// Before relating the mapping, the relate pass checks the guess (``PassState/settleLinksAtInsert(_:)``):
+/// every key written must be one the target mapping made from the source object of that key
+/// (its kept-key bits, ``KeptKeyIndex``); when a policy made rows, they must be exactly the
+/// objects the mapping associated, each with the source it was made for. Then each row holds
+/// what the relate pass would write, and the relationship is not written again. When the check
+/// fails (a key was not kept, a source link names no object, a row no source was associated
+/// with), the keys are cleared from their rows and the relate pass writes the relationship as
+/// it always does.
+///
+/// Nothing may see the row between the two passes, or see it differently. The engine's own
+/// work cannot: the plan chooses this only when no value or filter of the pass can read the
+/// destination store (no `FUNCTION`, no `$manager`, `$destination` or `$entityPolicy`), every
+/// relationship value of the pass is Core Data's default form, the step has one pass, and no
+/// mapping related before this one writes the inverse (a to-many held in the same column).
+/// The relationship's inverse must not be a to-one (a one-to-one moves its partner), and its
+/// storage keeps no order. A policy's hooks could: before a policy reads the destination store
+/// or sets a relationship there, the keys written so far are taken back
+/// (``PassState/withdrawLinksAtInsert()``), so it sees what Core Data's copy pass leaves.
 struct ForeignKeyAtInsert: Sendable {
     /// The destination relationship (a to-one of the mapping's destination entity).
     let relationship: String
@@ -70,6 +78,8 @@ final class LinksAtInsert {
     var madeByPolicy = false
     /// Whether new rows are written without link values from now on (the keys were withdrawn).
     private(set) var stopped = false
+    /// The insert of the owner's rows with the link columns, made on first use.
+    var plan: InsertPlan?
 
     init(_ links: [ForeignKeyAtInsert]) {
         self.links = links
@@ -128,25 +138,29 @@ extension PassState {
         linksAtInsert = links.mapValues(LinksAtInsert.init)
     }
 
-    /// Inserts a new object of `entity` with its row of attribute values, and, when `mapping`
-    /// writes to-one keys with its new rows (``ForeignKeyAtInsert``), the keys worked out from
+    /// Inserts a new object of `entity` with its row of attribute values (with `plan`, the
+    /// entity's insert, when the caller has it), and, when the mapping named `mapping` writes
+    /// to-one keys with its new rows (``ForeignKeyAtInsert``), the keys worked out from
     /// `source`, each recorded for the relate pass to check (``settleLinksAtInsert(_:)``).
     ///
     /// `byPolicy`: a policy's own `createDestinationObject` made the object, so nothing says yet
     /// that it will be `source`'s: an object of another entity gets no key, and the relate pass
     /// checks that the rows are the objects the mapping associated, each with its own source.
     func insertNewObject(
-        _ entity: String, row: [AttributeValue?], mapping: EntityMapping?, source: SourceObject?, byPolicy: Bool
+        _ entity: String, row: [AttributeValue?], plan: InsertPlan? = nil, mapping: @autoclosure () -> String?,
+        source: @autoclosure () -> SourceObject?, byPolicy: Bool
     ) throws -> ObjectID {
         let preferredKey = currentSource?.primaryKey
-        guard let mapping, let source, let inserted = linksAtInsert[mapping.name], !inserted.stopped,
-            !byPolicy || inserted.links.first?.owner == entity,
+        guard !linksAtInsert.isEmpty, let mapping = mapping(), let inserted = linksAtInsert[mapping], !inserted.stopped,
+            !byPolicy || inserted.links.first?.owner == entity, let source = source(),
             let values = linkValues(inserted, entity: entity, source: source)
         else {
+            if let plan { return try writer.insert(plan, columnValues: row, preferredKey: preferredKey, linkValues: []) }
             return try writer.insert(entity, columnValues: row, preferredKey: preferredKey)
         }
-        let id = try writer.insert(
-            entity, columnValues: row, preferredKey: preferredKey, linkColumns: inserted.columns, linkValues: values)
+        let withLinks = try inserted.plan ?? writer.insertPlan(for: entity, linkColumns: inserted.columns)
+        inserted.plan = withLinks
+        let id = try writer.insert(withLinks, columnValues: row, preferredKey: preferredKey, linkValues: values)
         inserted.recordRow(id.primaryKey)
         if byPolicy {
             inserted.madeByPolicy = true

@@ -65,7 +65,7 @@ extension PassState {
             }
             // With the to-one keys the plan writes with the row (``ForeignKeyAtInsert``).
             return DestinationObject(
-                id: try insertNewObject(entity, row: row, mapping: mapping, source: source, byPolicy: false))
+                id: try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false))
         } catch var error as MoltError {
             error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)

@@ -20,8 +20,24 @@ extension PassState {
         var given: [(column: Int, value: ExpressionValue)] = []
         given.reserveCapacity(attributes.count)
         var unknown: [String] = []
-        for (name, value) in attributes {
-            if let column = plan.columnIndex[name] { given.append((column, value)) } else { unknown.append(name) }
+        // A policy passes the same names object after object, and a dictionary built the same
+        // way walks them in the same order: each name is compared with the one at its place
+        // last time (no hashing) before it is looked up.
+        let memo = ObjectIdentifier(plan)
+        if attributeColumnsMemo.plan != memo { attributeColumnsMemo = (memo, []) }
+        for (position, (name, value)) in attributes.enumerated() {
+            if position < attributeColumnsMemo.columns.count, attributeColumnsMemo.columns[position].name == name {
+                given.append((attributeColumnsMemo.columns[position].column, value))
+            } else if let column = plan.columnIndex[name] {
+                given.append((column, value))
+                if position < attributeColumnsMemo.columns.count {
+                    attributeColumnsMemo.columns[position] = (name, column)
+                } else if position == attributeColumnsMemo.columns.count {
+                    attributeColumnsMemo.columns.append((name, column))
+                }
+            } else {
+                unknown.append(name)
+            }
         }
         given.sort { $0.column < $1.column }
         for (column, value) in given {
@@ -36,7 +52,8 @@ extension PassState {
         // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
         return DestinationObject(
             id: try insertNewObject(
-                entity, row: row, mapping: currentEntityMapping, source: currentSourceObject, byPolicy: true))
+                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: currentSourceObject,
+                byPolicy: true))
     }
 
     /// The work of the manager's `setAttributes` (its documentation is there).

@@ -51,6 +51,9 @@ final class PassState {
     var currentSource: ObjectID?
     /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
     var currentSourceObject: SourceObject?
+    /// The columns of the attribute names `createDestinationObject` was last given, in the
+    /// order its dictionary gave them, for the insert plan named (by identity).
+    var attributeColumnsMemo: (plan: ObjectIdentifier?, columns: [(name: String, column: Int)]) = (nil, [])
     /// The destination relationship whose value is being computed, if any.
     var currentRelationship: Relationship?
     /// The run this state is part of (its cancellation is the run's).
@@ -236,10 +239,14 @@ final class PassState {
         let objects = try FilteredObjects(
             store: source, entity: entity, filter: predicate, variables: variables(), includingSubentities: false,
             now: startDate, resolver: resolver, readingToMany: false)
+        // A policy may walk other objects while one is visited: the outer one is visited again after.
+        let outer = resolver.visitingSource
+        defer { resolver.visitingSource = outer }
         while let batch = try objects.nextBatch() {
             for stored in batch {
                 try checkCancelled()
-                resolver.remember(stored, in: .source, complete: false)
+                // Kept by the resolver once a value or a policy asks it about the object.
+                resolver.visitingSource = stored
                 try body(SourceObject(stored: stored, complete: false, reader: self))
             }
         }

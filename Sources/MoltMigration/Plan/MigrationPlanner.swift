@@ -20,9 +20,10 @@ internal import MoltStore
 ///   external file, and no trigger or view in the store (they name tables that are rebuilt).
 /// - A mapping's relationships are set in SQL or in batches only when its policy does not
 ///   override `createRelationships` and every value is Core Data's default form.
-/// - A to-one related in batches has its foreign key written with each new row by the copy
-///   pass when nothing could see the row in between (``ForeignKeyAtInsert``); the relate pass
-///   checks the keys and writes the relationship itself when one does not hold.
+/// - A to-one related in batches or in SQL has its foreign key written with each new row by
+///   the copy pass when the engine's own work could not see the row in between
+///   (``ForeignKeyAtInsert``); the keys are taken back before a policy looks at the new store,
+///   and the relate pass checks them and writes the relationship itself when one does not hold.
 struct MigrationPlanner {
     let store: URL
     let source: ObjectModel

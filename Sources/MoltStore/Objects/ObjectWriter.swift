@@ -116,8 +116,18 @@ public final class ObjectWriter {
         linkValues: [SQLiteValue]
     ) throws -> ObjectID {
         precondition(linkColumns.count == linkValues.count, "one value per link column")
-        let plan = try insertPlan(for: entity, linkColumns: linkColumns)
+        return try insert(
+            try insertPlan(for: entity, linkColumns: linkColumns), columnValues: columnValues, preferredKey: preferredKey,
+            linkValues: linkValues)
+    }
+
+    /// ``insert(_:columnValues:preferredKey:linkColumns:linkValues:)`` with the plan
+    /// ``insertPlan(for:linkColumns:)`` gave (kept by the caller, so not looked up by name).
+    package func insert(
+        _ plan: InsertPlan, columnValues: [AttributeValue?], preferredKey: Int64?, linkValues: [SQLiteValue]
+    ) throws -> ObjectID {
         let entityLayout = plan.layout
+        let entity = entityLayout.name
         guard !entityLayout.isAbstract else {
             throw MoltError(
                 .validation, "the entity is abstract; insert objects of one of its sub-entities", entity: entity)
@@ -177,7 +187,7 @@ public final class ObjectWriter {
     }
 
     /// ``insertPlan(for:)`` whose statement also fills `linkColumns`, after the attributes.
-    private func insertPlan(for entity: String, linkColumns: [String]) throws -> InsertPlan {
+    package func insertPlan(for entity: String, linkColumns: [String]) throws -> InsertPlan {
         let name = linkColumns.isEmpty ? entity : ([entity] + linkColumns).joined(separator: "\u{1F}")
         if let known = insertPlans[name] { return known }
         let entityLayout = try layout.requireEntity(entity)
@@ -291,34 +301,41 @@ public final class ObjectWriter {
 
     private func claimKey(_ requested: Int64?, preferring preferred: Int64?, for entity: EntityLayout) throws -> Int64 {
         let root = entity.rootName
-        if lastKeys[root] == nil {
+        // One lookup by name; the key is then read and written in place.
+        var last: Int64
+        if let known = lastKeys[root] {
+            last = known
+        } else {
             let rootNumber = layout.entity(named: root)?.number ?? entity.number
             let recorded =
                 try scalar(
                     "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(rootNumber))])?.integerValue ?? 0
             let used =
                 try scalar("SELECT MAX(\"Z_PK\") FROM \(SQL.identifier(entity.table))")?.integerValue ?? 0
-            lastKeys[root] = max(recorded, used)
+            last = max(recorded, used)
         }
+        let key: Int64
         if let requested {
             guard requested >= 1 else {
                 throw MoltError(.validation, "primary keys start at 1, not \(requested)", entity: entity.name)
             }
-            lastKeys[root] = max(lastKeys[root]!, requested)
-            return requested
+            key = requested
+            last = max(last, requested)
+        } else if let preferred, preferred >= 1, preferred > last {
+            // Above every key handed out: free without asking.
+            key = preferred
+            last = preferred
+        } else if let preferred, preferred >= 1,
+            try scalar("SELECT 1 FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?", [.integer(preferred)]) == nil
+        {
+            // Below: free unless a row has it.
+            key = preferred
+        } else {
+            last += 1
+            key = last
         }
-        if let preferred, preferred >= 1 {
-            // Above every key handed out: free without asking. Below: free unless a row has it.
-            if preferred > lastKeys[root]! {
-                lastKeys[root] = preferred
-                return preferred
-            }
-            let taken = try scalar(
-                "SELECT 1 FROM \(SQL.identifier(entity.table)) WHERE \"Z_PK\" = ?", [.integer(preferred)])
-            if taken == nil { return preferred }
-        }
-        lastKeys[root]! += 1
-        return lastKeys[root]!
+        lastKeys[root] = last
+        return key
     }
 
     /// The layout of `id`'s entity, after checking that the object exists and is of that entity.

@@ -1,14 +1,15 @@
 public import Molt
 
-/// The test policies generated mappings name. Each does the default work through the policy
-/// API, so a mapping gives the same store with or without it; what differs is the route the
+/// The test policies generated mappings name. Most do the default work through the policy
+/// API, so a mapping gives the same store with or without them; what differs is the route the
 /// engine may take (a policy that does not override `createRelationships` may be related in
-/// SQL or in batches).
+/// SQL or in batches). ``DifferentialOwnObjectsPolicy`` makes its objects itself, and looks at
+/// the new store as it goes.
 public enum DifferentialPolicies {
     /// Every test policy type.
     nonisolated(unsafe) public static let types: [any EntityMigrationPolicy.Type] = [
         DifferentialNoHooksPolicy.self, DifferentialCreatePolicy.self, DifferentialRelatePolicy.self,
-        DifferentialAllHooksPolicy.self,
+        DifferentialAllHooksPolicy.self, DifferentialOwnObjectsPolicy.self,
     ]
 
     /// Their names, as mapping files spell them.
@@ -63,4 +64,53 @@ public final class DifferentialRelatePolicy: EntityMigrationPolicy {
 public final class DifferentialAllHooksPolicy: EntityMigrationPolicy {
     /// Made by the engine, once per run of an entity mapping.
     public init() {}
+}
+
+/// A policy that makes each destination object itself, as a ported policy does: the object
+/// with the source's values of the attributes both entities have with the same type, then
+/// its association. In a one-pass step, at every fifth source object it looks at the objects
+/// of its entity made so far and fails if one has a relationship: Core Data's copy pass makes
+/// objects without relationships, and no route may show one earlier (keys written with new
+/// rows, ``/MoltMigration/RelatePlan/foreignKeysAtInsert``, must not be seen).
+public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
+    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
+
+    /// Made by the engine, once per run of an entity mapping.
+    public init() {}
+
+    /// Makes and associates the object; looks at the new store at every fifth source.
+    public func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        guard let name = mapping.destinationEntityName,
+            let destinationEntity = manager.destinationEntity(for: mapping),
+            let sourceEntity = manager.sourceEntity(for: mapping)
+        else { return }
+        let sourceAttributes = manager.sourceModel.allAttributes(of: sourceEntity).filter { !$0.isTransient }
+        var values: [String: ExpressionValue] = [:]
+        for attribute in manager.destinationModel.allAttributes(of: destinationEntity)
+        where !attribute.isTransient && !attribute.isDerived {
+            guard sourceAttributes.contains(where: { $0.name == attribute.name && $0.type == attribute.type })
+            else { continue }
+            values[attribute.name] = try source.value(attribute.name)
+        }
+        let made = try manager.createDestinationObject(entity: name, attributes: values)
+        try manager.associate(source: source, destination: made)
+        if manager.passCount == 1, source.id.primaryKey % 5 == 0 {
+            try Self.look(at: name, manager)
+        }
+    }
+
+    /// Fails when an object of `entity` made so far has a relationship set.
+    static func look(at entity: String, _ manager: MigrationManager) throws {
+        guard let described = manager.destinationModel.entity(named: entity) else { return }
+        let relationships = manager.destinationModel.allRelationships(of: described).filter { !$0.isTransient }
+        let context = manager.destinationContext
+        for object in try context.fetch(FetchRequest(entityName: entity)) {
+            for relationship in relationships where !(try context.objects(forKey: relationship.name, of: object)).isEmpty {
+                throw MoltError(
+                    .migration, "\(object.id) has \(relationship.name) set before the relate pass", entity: entity)
+            }
+        }
+    }
 }
