@@ -118,8 +118,10 @@ public final class ObjectCursor {
             let plan = try rowPlan(number, key: key)
             var object = StoredObject(
                 id: ObjectID(entity: plan.layout.name, primaryKey: key), version: rowStatement.int64(at: 2))
-            if !plan.attributes.isEmpty { object.attributes.reserveCapacity(plan.attributes.count) }
-            for column in plan.attributes {
+            // Each dictionary is a copy of the plan's, its values written in place by index.
+            object.attributes = plan.attributeTemplate
+            var absent: [String] = []
+            for (slot, column) in plan.attributes.enumerated() {
                 let value = rowStatement.value(at: column.index)
                 do {
                     let typed =
@@ -127,20 +129,23 @@ public final class ObjectCursor {
                         ? try externalData.value(from: value)
                         : try AttributeValue.read(value, as: column.type)
                     if let typed {
-                        object.attributes[column.name] = typed
+                        object.attributes.values[plan.attributeSlots[slot]] = typed
+                    } else {
+                        absent.append(column.name)
                     }
                 } catch var error as MoltError {
                     error.message = "\(object.id): \(error.message)"
                     throw error.about(entity: plan.layout.name, property: column.name)
                 }
             }
-            if !plan.relationships.isEmpty { object.relationships.reserveCapacity(plan.relationships.count) }
+            // NULL: no value (after the writes by index, which a removal would invalidate).
+            for name in absent { object.attributes.removeValue(forKey: name) }
+            object.relationships = plan.relationshipTemplate
             for index in plan.relationships.indices {
-                guard let column = plan.relationships[index].keyIndex else {
-                    if readsToMany { object.relationships[plan.relationships[index].name] = .toMany([]) }
-                    continue
-                }
-                object.relationships[plan.relationships[index].name] = .toOne(
+                // A to-many not read stays out; read, it is filled below (empty in the template).
+                guard let column = plan.relationships[index].keyIndex, let slot = plan.relationshipSlots[index]
+                else { continue }
+                object.relationships.values[slot] = .toOne(
                     try relatedID(
                         key: rowStatement.value(at: column),
                         entityNumber: plan.relationships[index].entityIndex.map { rowStatement.value(at: $0) },
@@ -181,7 +186,7 @@ public final class ObjectCursor {
                 return RowPlan.Relationship(
                     layout: link, name: link.relationship.name, keyIndex: tableColumns[column]!,
                     entityIndex: entityColumn.map { tableColumns[$0]! })
-            })
+            }, readsToMany: readsToMany)
         rowPlans[number] = plan
         return plan
     }
@@ -314,10 +319,35 @@ private final class RowPlan {
     let layout: EntityLayout
     let attributes: [Attribute]
     let relationships: [Relationship]
+    /// Every attribute's name with a stand-in value, and where each attribute's value goes in
+    /// it: a row's dictionary is a copy whose values are written by index, so no name is
+    /// hashed per row.
+    let attributeTemplate: [String: AttributeValue]
+    let attributeSlots: [Dictionary<String, AttributeValue>.Index]
+    /// The same for relationships: every to-one (stand-in: none), and every to-many as an empty
+    /// list when to-many relationships are read; nil slot for a to-many.
+    let relationshipTemplate: [String: RelationshipValue]
+    let relationshipSlots: [Dictionary<String, RelationshipValue>.Index?]
 
-    init(layout: EntityLayout, attributes: [Attribute], relationships: [Relationship]) {
+    init(layout: EntityLayout, attributes: [Attribute], relationships: [Relationship], readsToMany: Bool) {
         self.layout = layout
         self.attributes = attributes
         self.relationships = relationships
+        var attributeTemplate: [String: AttributeValue] = [:]
+        for attribute in attributes { attributeTemplate[attribute.name] = .integer(0) }
+        self.attributeTemplate = attributeTemplate
+        attributeSlots = attributes.map { attributeTemplate.index(forKey: $0.name)! }
+        var relationshipTemplate: [String: RelationshipValue] = [:]
+        for relationship in relationships {
+            if relationship.keyIndex != nil {
+                relationshipTemplate[relationship.name] = .toOne(nil)
+            } else if readsToMany {
+                relationshipTemplate[relationship.name] = .toMany([])
+            }
+        }
+        self.relationshipTemplate = relationshipTemplate
+        relationshipSlots = relationships.map {
+            $0.keyIndex == nil ? nil : relationshipTemplate.index(forKey: $0.name)
+        }
     }
 }
