@@ -72,7 +72,14 @@ extension PassState {
 
     /// The work of the manager's `associate` (its documentation is there).
     func associate(source: SourceObject, destination: DestinationObject) throws {
-        try associate(source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
+        guard let number = currentMappingNumber else {
+            return try associate(
+                source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
+        }
+        relateBatch = nil  // what was read ahead no longer tells every source
+        try associations.associate(
+            mapping: number, source: try key(source.id, in: self.source),
+            destination: try key(destination.id, in: self.destination))
     }
 
     func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
@@ -118,9 +125,17 @@ extension PassState {
     // MARK: Keys
 
     func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
+        // The entity asked last of each store (objects come entity by entity).
+        let side = store === destination ? 1 : 0
+        if let memo = entityNumbersMemo[side], memo.entity == id.entity {
+            return AssociationTable.Key(root: memo.root, primaryKey: id.primaryKey, entity: memo.number)
+        }
         guard let numbers = store.layout.numbers(ofEntity: id.entity) else {
             _ = try store.layout.requireEntity(id.entity)  // the error naming the entity
             throw MoltError(.migration, "unknown entity \(id.entity)")
+        }
+        if store === destination || store === source {
+            entityNumbersMemo[side] = (id.entity, numbers.number, numbers.root)
         }
         return AssociationTable.Key(root: numbers.root, primaryKey: id.primaryKey, entity: numbers.number)
     }

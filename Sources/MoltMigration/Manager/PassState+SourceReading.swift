@@ -14,6 +14,9 @@ extension PassState: SourceReading {
     }
 
     func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue {
-        try resolver.value(of: key, on: ObjectReference(.source, id))
+        // Asked by a source object that holds every attribute value read: an attribute it
+        // does not hold is NULL (what the resolver would answer, without looking it up).
+        if source.layout.entity(named: id.entity)?.attribute(named: key) != nil { return .null }
+        return try resolver.value(of: key, on: ObjectReference(.source, id))
     }
 }

@@ -49,6 +49,11 @@ final class PassState {
     /// The source object whose destination objects are being made (copy pass), if any: new
     /// objects take its primary key when that key is free.
     var currentSource: ObjectID?
+    /// The number of the entity mapping being run (``begin(_:)``).
+    private(set) var currentMappingNumber: Int?
+    /// The entity whose numbers ``key(_:in:)`` looked up last, for the source store (0) and
+    /// the destination store (1).
+    var entityNumbersMemo: [(entity: String, number: Int, root: Int)?] = [nil, nil]
     /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
     var currentSourceObject: SourceObject?
     /// The columns of the attribute names `createDestinationObject` was last given, in the
@@ -132,6 +137,7 @@ final class PassState {
         passNumber = number
         self.mappingModel = mappingModel
         currentEntityMapping = nil
+        currentMappingNumber = nil
         compiled = [:]
         resolverModel = mappingResolver
         resolver.forget(.destination)
@@ -158,6 +164,7 @@ final class PassState {
 
     func begin(_ mapping: EntityMapping) {
         currentEntityMapping = mapping
+        currentMappingNumber = mappingNumbers[mapping.name]
     }
 
     func requireCurrentMapping() throws -> EntityMapping {

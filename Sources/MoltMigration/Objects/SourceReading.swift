@@ -11,7 +11,8 @@ protocol SourceReading: AnyObject {
     func completeSourceObject(_ id: ObjectID) throws -> StoredObject?
     /// Source objects a policy deleted from the source context: no longer related to any.
     var deletedSourceObjects: Set<ObjectID> { get }
-    /// A key's value on a source object: an attribute's value, or the related object(s).
+    /// A key's value on a source object, asked when the object's read attribute values do not
+    /// hold it: NULL for an attribute, else the related object(s).
     func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue
     /// The source object with `id`, read for what is asked of it.
     func sourceObject(_ id: ObjectID) throws -> SourceObject
