@@ -14,7 +14,13 @@ extension PassState {
     ) throws
         -> DestinationObject
     {
-        let plan = try writer.insertPlan(for: entity)
+        let plan: InsertPlan
+        if let memo = insertPlanMemo, memo.entity == entity {
+            plan = memo.plan
+        } else {
+            plan = try writer.insertPlan(for: entity)
+            insertPlanMemo = (entity, plan)
+        }
         var row = plan.defaults
         // Converted in column order, so the first failure is the same whatever the dictionary's order.
         var given: [(column: Int, value: ExpressionValue)] = []

@@ -16,7 +16,15 @@ extension PassState: SourceReading {
     func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue {
         // Asked by a source object that holds every attribute value read: an attribute it
         // does not hold is NULL (what the resolver would answer, without looking it up).
-        if source.layout.entity(named: id.entity)?.attribute(named: key) != nil { return .null }
+        if sourceAttributeNames(of: id.entity).contains(key) { return .null }
         return try resolver.value(of: key, on: ObjectReference(.source, id))
+    }
+
+    /// The names of the stored attributes of a source entity (the last entity asked is kept).
+    private func sourceAttributeNames(of entity: String) -> Set<String> {
+        if let memo = sourceAttributeNamesMemo, memo.entity == entity { return memo.names }
+        let names = Set(source.layout.entity(named: entity)?.attributes.map(\.attribute.name) ?? [])
+        sourceAttributeNamesMemo = (entity, names)
+        return names
     }
 }

@@ -54,6 +54,10 @@ final class PassState {
     /// The entity whose numbers ``key(_:in:)`` looked up last, for the source store (0) and
     /// the destination store (1).
     var entityNumbersMemo: [(entity: String, number: Int, root: Int)?] = [nil, nil]
+    /// The stored attribute names of the source entity ``sourceValue(of:on:)`` was asked last.
+    var sourceAttributeNamesMemo: (entity: String, names: Set<String>)?
+    /// The insert plan `createDestinationObject` used last, and its entity.
+    var insertPlanMemo: (entity: String, plan: InsertPlan)?
     /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
     var currentSourceObject: SourceObject?
     /// The columns of the attribute names `createDestinationObject` was last given, in the

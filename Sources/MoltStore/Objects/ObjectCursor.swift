@@ -149,7 +149,7 @@ public final class ObjectCursor {
                     try relatedID(
                         key: rowStatement.value(at: column),
                         entityNumber: plan.relationships[index].entityIndex.map { rowStatement.value(at: $0) },
-                        link: plan.relationships[index].layout))
+                        destination: plan.relationships[index].destination))
             }
             objects.append(object)
             plans.append(plan)
@@ -192,15 +192,17 @@ public final class ObjectCursor {
     }
 
     /// The ID of a related object from its key and, when recorded, its entity number.
-    private func relatedID(key: SQLiteValue, entityNumber: SQLiteValue?, link: RelationshipLayout) throws -> ObjectID? {
+    private func relatedID(
+        key: SQLiteValue, entityNumber: SQLiteValue?, destination: RowPlan.Relationship.Destination
+    ) throws -> ObjectID? {
         guard case .integer(let relatedKey) = key else { return nil }
-        var name = link.relationship.destinationEntityName
+        var name = destination.entity
         if let number = entityNumber?.integerValue, let related = layout.entityName(number: Int(number)) {
             name = related
-        } else if link.destinationHasSubentities {
+        } else if destination.hasSubentities {
             // No entity column value: look the row up.
             let number = try connection.scalar(
-                "SELECT \"Z_ENT\" FROM \(SQL.identifier(link.destinationTable)) WHERE \"Z_PK\" = ?",
+                "SELECT \"Z_ENT\" FROM \(SQL.identifier(destination.table)) WHERE \"Z_PK\" = ?",
                 [.integer(relatedKey)]
             )?.integerValue
             if let number, let related = layout.entity(number: Int(number)) { name = related.name }
@@ -309,11 +311,30 @@ private final class RowPlan {
     }
 
     struct Relationship {
+        /// What a to-one's key is read as: the destination entity (unless the row says which
+        /// sub-entity), whether it has sub-entities, and its table.
+        struct Destination {
+            let entity: String
+            let hasSubentities: Bool
+            let table: String
+        }
+
         let layout: RelationshipLayout
         let name: String
         /// The key and entity columns of a to-one (nil for a to-many).
         let keyIndex: Int32?
         let entityIndex: Int32?
+        let destination: Destination
+
+        init(layout: RelationshipLayout, name: String, keyIndex: Int32?, entityIndex: Int32?) {
+            self.layout = layout
+            self.name = name
+            self.keyIndex = keyIndex
+            self.entityIndex = entityIndex
+            destination = Destination(
+                entity: layout.relationship.destinationEntityName, hasSubentities: layout.destinationHasSubentities,
+                table: layout.destinationTable)
+        }
     }
 
     let layout: EntityLayout

@@ -151,19 +151,25 @@ public final class ObjectWriter {
         let entityLayout = plan.layout
         let entity = entityLayout.name
         let key = try claimKey(primaryKey, preferring: preferredKey, for: entityLayout)
-        var bindings: [SQLiteValue] = [.integer(key), .integer(Int64(entityLayout.number)), .integer(1)]
-        bindings.reserveCapacity(3 + values.count + links.count)
-        for index in values.indices {
-            if plan.external[index] {
-                bindings.append(try stored(values[index], for: plan.attributes[index], entity: entity))
-            } else {
-                bindings.append(values[index]?.sqliteValue ?? .null)
-            }
-        }
-        bindings += links
+        let statement = plan.statement
         do {
-            try plan.statement.bind(bindings)
-            try plan.statement.run()
+            // Bound one by one, in the statement's order: the key, entity, version, the
+            // attributes, then the links (the plan's statement names exactly these).
+            try statement.reset()
+            try statement.bind(.integer(key), at: 1)
+            try statement.bind(.integer(Int64(entityLayout.number)), at: 2)
+            try statement.bind(.integer(1), at: 3)
+            for index in values.indices {
+                let value =
+                    plan.external[index]
+                    ? try stored(values[index], for: plan.attributes[index], entity: entity)
+                    : values[index]?.sqliteValue ?? .null
+                try statement.bind(value, at: Int32(4 + index))
+            }
+            for (offset, link) in links.enumerated() {
+                try statement.bind(link, at: Int32(4 + values.count + offset))
+            }
+            try statement.run()
             statementCount += 1
         } catch let error as SQLiteError where error.code.primary == .constraint {
             throw MoltError(
