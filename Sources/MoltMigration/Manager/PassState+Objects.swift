@@ -22,28 +22,56 @@ extension PassState {
             insertPlanMemo = (entity, plan)
         }
         var row = plan.defaults
-        // Converted in column order, so the first failure is the same whatever the dictionary's order.
-        var given: [(column: Int, value: ExpressionValue)] = []
-        given.reserveCapacity(attributes.count)
-        var unknown: [String] = []
         // A policy passes the same names object after object, and a dictionary built the same
         // way walks them in the same order: each name is compared with the one at its place
         // last time (no hashing) before it is looked up.
         let memo = ObjectIdentifier(plan)
         if attributeColumnsMemo.plan != memo { attributeColumnsMemo = (memo, []) }
+        var failed = false
         for (position, (name, value)) in attributes.enumerated() {
+            let column: Int
             if position < attributeColumnsMemo.columns.count, attributeColumnsMemo.columns[position].name == name {
-                given.append((attributeColumnsMemo.columns[position].column, value))
-            } else if let column = plan.columnIndex[name] {
-                given.append((column, value))
+                column = attributeColumnsMemo.columns[position].column
+            } else if let found = plan.columnIndex[name] {
+                column = found
                 if position < attributeColumnsMemo.columns.count {
                     attributeColumnsMemo.columns[position] = (name, column)
                 } else if position == attributeColumnsMemo.columns.count {
                     attributeColumnsMemo.columns.append((name, column))
                 }
             } else {
-                unknown.append(name)
+                failed = true
+                break
             }
+            do {
+                row[column] =
+                    try AttributeAssignment.unchanged(value, into: plan.types[column])
+                    ?? AttributeAssignment.convert(value, to: plan.attributes[column])
+            } catch {
+                failed = true
+                break
+            }
+        }
+        // A name or value that does not fit: the failure reported is the one in column order.
+        if failed { row = try Self.row(of: attributes, plan: plan, entity: entity) }
+        // The current source's to-one keys, when the plan writes them with the row and the
+        // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
+        return DestinationObject(
+            id: try insertNewObject(
+                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: currentSourceObject,
+                byPolicy: true))
+    }
+
+    /// The row of `attributes` for `plan`'s entity, converted in column order (so the first
+    /// failure is the same whatever the dictionary's order), an unknown name after that.
+    private static func row(
+        of attributes: [String: ExpressionValue], plan: InsertPlan, entity: String
+    ) throws -> [AttributeValue?] {
+        var row = plan.defaults
+        var given: [(column: Int, value: ExpressionValue)] = []
+        var unknown: [String] = []
+        for (name, value) in attributes {
+            if let column = plan.columnIndex[name] { given.append((column, value)) } else { unknown.append(name) }
         }
         given.sort { $0.column < $1.column }
         for (column, value) in given {
@@ -54,12 +82,7 @@ extension PassState {
         if let name = unknown.sorted().first {
             throw MoltError(.migration, "the destination entity has no stored attribute \"\(name)\"", entity: entity)
         }
-        // The current source's to-one keys, when the plan writes them with the row and the
-        // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
-        return DestinationObject(
-            id: try insertNewObject(
-                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: currentSourceObject,
-                byPolicy: true))
+        return row
     }
 
     /// The work of the manager's `setAttributes` (its documentation is there).
