@@ -21,7 +21,9 @@ final class OwnRecordsTestPolicy: EntityMigrationPolicy {
     }
 
     @discardableResult
-    static func make(_ source: SourceObject, _ mapping: EntityMapping, _ manager: MigrationManager) throws
+    static func make(
+        _ source: SourceObject, _ mapping: EntityMapping, _ manager: MigrationManager
+    ) throws
         -> DestinationObject
     {
         let made = try manager.createDestinationObject(

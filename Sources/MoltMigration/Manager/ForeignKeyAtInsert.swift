@@ -155,7 +155,9 @@ extension PassState {
             !byPolicy || inserted.links.first?.owner == entity, let source = source(),
             let values = linkValues(inserted, entity: entity, source: source)
         else {
-            if let plan { return try writer.insert(plan, columnValues: row, preferredKey: preferredKey, linkValues: []) }
+            if let plan {
+                return try writer.insert(plan, columnValues: row, preferredKey: preferredKey, linkValues: [])
+            }
             return try writer.insert(entity, columnValues: row, preferredKey: preferredKey)
         }
         let withLinks = try inserted.plan ?? writer.insertPlan(for: entity, linkColumns: inserted.columns)

@@ -117,7 +117,8 @@ public final class ObjectWriter {
     ) throws -> ObjectID {
         precondition(linkColumns.count == linkValues.count, "one value per link column")
         return try insert(
-            try insertPlan(for: entity, linkColumns: linkColumns), columnValues: columnValues, preferredKey: preferredKey,
+            try insertPlan(for: entity, linkColumns: linkColumns), columnValues: columnValues,
+            preferredKey: preferredKey,
             linkValues: linkValues)
     }
 
@@ -269,7 +270,9 @@ public final class ObjectWriter {
 
     /// Sets `columns` of `entity`'s table to NULL in the row of each key `rows` gives (link
     /// columns a migration wrote with new rows and takes back; nothing else changes).
-    package func clearColumns(_ columns: [String], of entity: String, rows: ((Int64) throws -> Void) throws -> Void)
+    package func clearColumns(
+        _ columns: [String], of entity: String, rows: ((Int64) throws -> Void) throws -> Void
+    )
         throws
     {
         guard !columns.isEmpty else { return }

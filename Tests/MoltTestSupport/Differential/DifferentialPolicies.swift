@@ -107,7 +107,8 @@ public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
         let relationships = manager.destinationModel.allRelationships(of: described).filter { !$0.isTransient }
         let context = manager.destinationContext
         for object in try context.fetch(FetchRequest(entityName: entity)) {
-            for relationship in relationships where !(try context.objects(forKey: relationship.name, of: object)).isEmpty {
+            for relationship in relationships
+            where !(try context.objects(forKey: relationship.name, of: object)).isEmpty {
                 throw MoltError(
                     .migration, "\(object.id) has \(relationship.name) set before the relate pass", entity: entity)
             }
