@@ -85,6 +85,26 @@ final class StoreHoldingTestPolicy: EntityMigrationPolicy {
     }
 }
 
+/// Deletes the Tag labelled "tag 3" from the source context before the Records are made (the
+/// Tags' mapping ran first): Records it owned get no owner from the relate pass.
+final class SourceDeletingTestPolicy: EntityMigrationPolicy {
+    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances] }
+    static var policyName: String { "SourceDeletingTestPolicy" }
+    init() {}
+
+    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        var request = FetchRequest(entityName: "Tag")
+        request.predicate = ObjectPredicate(format: "label == %@", "tag 3")
+        try manager.sourceContext.delete(try manager.sourceContext.fetch(request))
+    }
+
+    func createDestinationInstances(
+        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        try OwnRecordsTestPolicy.make(source, mapping, manager)
+    }
+}
+
 /// Keys written with the rows a policy makes itself (``RelatePlan/foreignKeysAtInsert``): the
 /// store the object-by-object passes leave, in SQL and in batches, whatever the policy does
 /// with the new store, and no key a policy can see before the relate pass.
@@ -93,16 +113,20 @@ struct PolicyRowsAtInsertTests {
     init() {
         PolicyRegistry.register([
             OwnRecordsTestPolicy.self, LookingTestPolicy.self, UnassociatedRecordsTestPolicy.self,
-            StoreHoldingTestPolicy.self,
+            StoreHoldingTestPolicy.self, SourceDeletingTestPolicy.self,
         ])
     }
 
     /// The reports of a run in SQL and a run in batches, each compared row by row with the
     /// object-by-object run (no keys at insert there).
-    static func run(policy: String, records: Int = 300, tags: Int = 40) throws -> [MigrationReport] {
-        let source = try InferenceCase.model(ForeignKeyAtInsertTests.model("V1"), name: "V1")
-        let destination = try InferenceCase.model(ForeignKeyAtInsertTests.model("V2"), name: "V2")
-        let mapping = try MigrationFixtures.mapping(text: ForeignKeyAtInsertTests.mapping(recordPolicy: policy))
+    static func run(
+        policy: String, records: Int = 300, tags: Int = 40, mapping text: String? = nil, inverse: Bool = true
+    ) throws -> [MigrationReport] {
+        let source = try InferenceCase.model(ForeignKeyAtInsertTests.model("V1", inverse: inverse), name: "V1")
+        let destination = try InferenceCase.model(
+            ForeignKeyAtInsertTests.model("V2", inverse: inverse), name: "V2")
+        let mapping = try MigrationFixtures.mapping(
+            text: text ?? ForeignKeyAtInsertTests.mapping(recordPolicy: policy))
         let folder = TemporaryDirectory("molt-policy-rows")
         let original = folder.path("Store.sqlite")
         try ForeignKeyAtInsertTests.seed(original, model: source, records: records, tags: tags)
@@ -166,6 +190,18 @@ struct PolicyRowsAtInsertTests {
     @Test("rows made by no source keep no key: cleared before the relate pass")
     func unassociatedRows() throws {
         for report in try Self.run(policy: UnassociatedRecordsTestPolicy.policyName) {
+            #expect(Self.planned(report) == ["owner"])
+            #expect(report.linksWrittenAtInsert.isEmpty)
+        }
+    }
+
+    @Test("a source object a policy deleted: the keys naming it do not hold")
+    func deletedSource() throws {
+        // Tags first, and no inverse (a Tag's side would be related first), so the Records'
+        // keys are planned.
+        let text = ForeignKeyAtInsertTests.mapping(
+            tagsFirst: true, recordPolicy: SourceDeletingTestPolicy.policyName, tagsOwned: false)
+        for report in try Self.run(policy: SourceDeletingTestPolicy.policyName, mapping: text, inverse: false) {
             #expect(Self.planned(report) == ["owner"])
             #expect(report.linksWrittenAtInsert.isEmpty)
         }

@@ -205,8 +205,10 @@ extension PassState {
     /// The relationships of `mapping` whose keys the copy pass wrote as the relate pass would
     /// write them: every key written names a source object the target mapping made a
     /// destination object from, with that same key and of the entity written (its kept-key
-    /// bits); and when a policy made rows itself, the rows are exactly the objects the mapping
-    /// associated, each with the source its keys came from. The others the relate pass writes
+    /// bits); when a policy made rows itself, the rows are exactly the objects the mapping
+    /// associated, each with the source its keys came from; and no policy deleted a source
+    /// object from the source context (the relate pass would leave it out). The others the
+    /// relate pass writes
     /// itself: their keys are first cleared from every row written with them, so a row the
     /// relate pass does not visit (an object no source was associated with) is left as Core
     /// Data leaves it, without the relationship.
@@ -215,7 +217,9 @@ extension PassState {
     /// relate pass leaves there, so the rows are forgotten (nothing withdraws them any more).
     func settleLinksAtInsert(_ mapping: EntityMapping) throws -> Set<String> {
         guard let inserted = linksAtInsert.removeValue(forKey: mapping.name) else { return [] }
-        let verified = rowsHold(inserted, mapping) ? keysHold(inserted) : []
+        // A source object a policy deleted from the source context is no longer related to
+        // any: the keys read from the rows may name it.
+        let verified = !hasDeletedSources && rowsHold(inserted, mapping) ? keysHold(inserted) : []
         let unverified = inserted.links.filter { !verified.contains($0.relationship) }
         if !unverified.isEmpty, let owner = inserted.links.first?.owner {
             logger.debug(
