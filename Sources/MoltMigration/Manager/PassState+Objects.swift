@@ -101,20 +101,19 @@ extension PassState {
 
     /// The work of the manager's `associate` (its documentation is there).
     func associate(source: SourceObject, destination: DestinationObject) throws {
-        guard let number = currentMappingNumber else {
-            return try associate(
-                source: source.id, destination: destination.id, mapping: try requireCurrentMapping().name)
-        }
-        relateBatch = nil  // what was read ahead no longer tells every source
-        try associations.associate(
-            mapping: number, source: try key(source.id, in: self.source),
-            destination: try key(destination.id, in: self.destination))
+        // The running mapping's number, known since ``begin(_:)``: not looked up by name.
+        let number = try currentMappingNumber ?? self.number(of: try requireCurrentMapping().name)
+        try associate(source: source.id, destination: destination.id, mappingNumber: number)
     }
 
     func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
+        try associate(source: source, destination: destination, mappingNumber: try number(of: mapping))
+    }
+
+    private func associate(source: ObjectID, destination: ObjectID, mappingNumber: Int) throws {
         relateBatch = nil  // what was read ahead no longer tells every source
         try associations.associate(
-            mapping: try number(of: mapping), source: try key(source, in: self.source),
+            mapping: mappingNumber, source: try key(source, in: self.source),
             destination: try key(destination, in: self.destination))
     }
 
@@ -154,18 +153,16 @@ extension PassState {
     // MARK: Keys
 
     func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
-        // The entity asked last of each store (objects come entity by entity).
-        let side = store === destination ? 1 : 0
-        if let memo = entityNumbersMemo[side], memo.entity == id.entity {
+        // The entity asked last of each of the run's stores (objects come entity by entity).
+        let side: Int? = store === destination ? 1 : store === source ? 0 : nil
+        if let side, let memo = entityNumbersMemo[side], memo.entity == id.entity {
             return AssociationTable.Key(root: memo.root, primaryKey: id.primaryKey, entity: memo.number)
         }
         guard let numbers = store.layout.numbers(ofEntity: id.entity) else {
             _ = try store.layout.requireEntity(id.entity)  // the error naming the entity
             throw MoltError(.migration, "unknown entity \(id.entity)")
         }
-        if store === destination || store === source {
-            entityNumbersMemo[side] = (id.entity, numbers.number, numbers.root)
-        }
+        if let side { entityNumbersMemo[side] = (id.entity, numbers.number, numbers.root) }
         return AssociationTable.Key(root: numbers.root, primaryKey: id.primaryKey, entity: numbers.number)
     }
 
