@@ -60,7 +60,8 @@ final class RunningTool: @unchecked Sendable {
         // it has printed so far can be looked at).
         for (pipe, isOut) in [(out, true), (err, false)] {
             group.enter()
-            DispatchQueue.global().async { [self] in
+            // A thread of its own: the read blocks for as long as the process runs.
+            _ = OwnThread { [self] in
                 while true {
                     let chunk = pipe.fileHandleForReading.availableData
                     if chunk.isEmpty { break }

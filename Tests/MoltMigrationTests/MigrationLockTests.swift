@@ -49,8 +49,8 @@ struct MigrationLockTests {
         let holding = RunContext()
         holding.use(held)
         _ = try blogMigration(url, context: holding).run()
-        let release = DispatchWorkItem { held.release() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.4, execute: release)
+        let release = OwnThread(after: 0.4) { held.release() }
+        defer { release.wait() }
         var options = MigrationOptions()
         options.lockWait = 20
         let started = Date()

@@ -73,11 +73,10 @@ struct ReadConsistencyTests {
         unlocked.close()
         if case .success(let count) = seen { #expect(count != 2003, "the file holds uncommitted pages") }
 
-        let rollBack = DispatchWorkItem {
+        let rollBack = OwnThread(after: 0.5) {
             try? writer.execute("ROLLBACK")
             writer.close()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: rollBack)
         let reader = try SQLiteStore(at: url, snapshot: true)
         #expect(try authors(reader.connection) == 2003, "the store as committed")
         reader.connection.close()
