@@ -60,6 +60,38 @@ public final class StoreObjectResolver: ObjectResolver {
         }
     }
 
+    /// The links of the source object `id`'s relationship as the run's source context holds
+    /// them once `gone` were deleted from it: without the deleted objects; and none at all on
+    /// a deleted object whose relationship has an inverse, since every object it held no
+    /// longer holds it (Nullify and No Action), was deleted with it (Cascade), or kept the
+    /// delete from happening (Deny), and Core Data keeps the two sides of a relationship
+    /// equal. A deleted object is read this way only as the source of objects a mapping made
+    /// from it before the delete (they stay, with their associations).
+    package static func links(
+        _ links: RelationshipValue, of id: ObjectID, hasInverse: Bool, without gone: Set<ObjectID>
+    ) -> RelationshipValue {
+        guard !gone.isEmpty else { return links }
+        guard hasInverse, gone.contains(id) else { return without(gone, links) }
+        switch links {
+        case .toOne: return .toOne(nil)
+        case .toMany: return .toMany([])
+        }
+    }
+
+    /// Every relationship of `object`, a source object, as ``links(_:of:hasInverse:without:)``
+    /// gives it.
+    package func relationshipsAsHeld(_ object: StoredObject) -> [String: RelationshipValue] {
+        let gone = deletedSources
+        guard !gone.isEmpty else { return object.relationships }
+        let entity = source.layout.entity(named: object.id.entity)
+        var held = object.relationships
+        for (name, value) in object.relationships {
+            let inverse = entity?.relationship(named: name)?.relationship.inverseName != nil
+            held[name] = Self.links(value, of: object.id, hasInverse: inverse, without: gone)
+        }
+        return held
+    }
+
     /// Forgets the objects kept of one store (objects there have changed).
     public func forget(_ side: ObjectReference.Store) {
         if side == .source { visitingSource = nil }
@@ -68,9 +100,12 @@ public final class StoreObjectResolver: ObjectResolver {
     }
 
     /// The object, from those kept or read (to-many relationships left for later, unless
-    /// `complete` says they were read), or nil when the store has no such object.
-    package func objectIfPresent(_ reference: ObjectReference) throws -> (object: StoredObject, complete: Bool)? {
-        if reference.store == .source, deletedSources.contains(reference.id) { return nil }
+    /// `complete` says they were read), or nil when the store has no such object or, unless
+    /// `includingDeleted`, it is a source object deleted from the run's context.
+    package func objectIfPresent(
+        _ reference: ObjectReference, includingDeleted: Bool = false
+    ) throws -> (object: StoredObject, complete: Bool)? {
+        if !includingDeleted, reference.store == .source, deletedSources.contains(reference.id) { return nil }
         if let cached = cache[reference] { return (cached, !partial.contains(reference)) }
         if reference.store == .source, let visiting = visitingSource, visiting.id == reference.id {
             remember(visiting, in: .source, complete: false)
@@ -84,8 +119,11 @@ public final class StoreObjectResolver: ObjectResolver {
         return (loaded, false)
     }
 
+    /// The object a value is asked of. A deleted source object is still read: a reference
+    /// to it is held only by what was made from it before the delete (its relationships are
+    /// then read as ``links(_:of:hasInverse:without:)`` gives them).
     private func object(_ reference: ObjectReference) throws -> StoredObject {
-        guard let found = try objectIfPresent(reference) else {
+        guard let found = try objectIfPresent(reference, includingDeleted: true) else {
             throw MoltError(.migration, "the object \(reference.id) does not exist in the \(reference.store) store")
         }
         return found.object
@@ -112,7 +150,8 @@ public final class StoreObjectResolver: ObjectResolver {
                 read = related
             }
             if reference.store == .source, !deletedSources.isEmpty, let links = read {
-                read = Self.without(deletedSources, links)
+                read = Self.links(
+                    links, of: reference.id, hasInverse: link.relationship.inverseName != nil, without: deletedSources)
             }
             switch read ?? (link.relationship.isToMany ? .toMany([]) : .toOne(nil)) {
             case .toOne(let id): return id.map { .object(ObjectReference(reference.store, $0)) } ?? .null

@@ -190,7 +190,9 @@ extension PassState {
 
     /// The work of the manager's `sourceObjects` (its documentation is there).
     func sourceObjects(for destination: DestinationObject) throws -> [SourceObject] {
-        try sourceIDs(for: destination, mapping: try requireCurrentMapping()).map { try sourceObject($0) }
+        try sourceIDs(for: destination, mapping: try requireCurrentMapping()).map {
+            try sourceObject($0, includingDeleted: true)
+        }
     }
 
     func sourceIDs(for destination: DestinationObject, mapping: EntityMapping) throws -> [ObjectID] {

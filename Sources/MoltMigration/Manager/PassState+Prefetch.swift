@@ -35,12 +35,8 @@ extension PassState {
             if relationshipsOnly {
                 let cursor = try source.relationships(of: entity, keys: low...high, named: relationships)
                 while let objects = try cursor.nextBatch() {
-                    let gone = resolver.deletedSources
                     for object in objects where wanted.contains(object.id.primaryKey) {
-                        links[object.id] =
-                            gone.isEmpty
-                            ? object.relationships
-                            : object.relationships.mapValues { StoreObjectResolver.without(gone, $0) }
+                        links[object.id] = resolver.relationshipsAsHeld(object)
                     }
                 }
                 continue

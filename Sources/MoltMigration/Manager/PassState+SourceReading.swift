@@ -9,8 +9,8 @@ extension PassState: SourceReading {
         try source.object(id)
     }
 
-    var deletedSourceObjects: Set<ObjectID> {
-        resolver.deletedSources
+    func relationshipsAsHeld(_ object: StoredObject) -> [String: RelationshipValue] {
+        resolver.relationshipsAsHeld(object)
     }
 
     func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue {

@@ -220,8 +220,16 @@ final class PassState {
 
     /// The work of the manager's `sourceObject` (its documentation is there).
     func sourceObject(_ id: ObjectID) throws -> SourceObject {
+        try sourceObject(id, includingDeleted: false)
+    }
+
+    /// A source object by ID; with
+    /// `includingDeleted`, a source object a policy deleted from the run's context is given
+    /// too: as the source of objects a mapping made from it before the delete.
+    func sourceObject(_ id: ObjectID, includingDeleted: Bool) throws -> SourceObject {
         // Read for what is asked of it: a to-many relationship is read when it is asked for.
-        guard let found = try resolver.objectIfPresent(ObjectReference(.source, id)) else {
+        guard let found = try resolver.objectIfPresent(ObjectReference(.source, id), includingDeleted: includingDeleted)
+        else {
             throw MoltError(.sourceStore, "the source object \(id) does not exist")
         }
         return SourceObject(stored: found.object, complete: found.complete, reader: self)

@@ -40,11 +40,9 @@ public struct SourceObject {
                 }
                 full = all
             }
-            // Objects a policy deleted from the source context are no longer related to it.
-            let gone = reader.deletedSourceObjects
-            if !gone.isEmpty {
-                full.relationships = full.relationships.mapValues { StoreObjectResolver.without(gone, $0) }
-            }
+            // Objects a policy deleted from the source context are no longer related to it
+            // (nor, if it was deleted itself, is it to any by a relationship with an inverse).
+            full.relationships = reader.relationshipsAsHeld(full)
             return full
         }
     }

@@ -9,8 +9,9 @@ protocol SourceReading: AnyObject {
     var sourceStore: ObjectStore { get }
     /// The object with `id`, every relationship read.
     func completeSourceObject(_ id: ObjectID) throws -> StoredObject?
-    /// Source objects a policy deleted from the source context: no longer related to any.
-    var deletedSourceObjects: Set<ObjectID> { get }
+    /// The relationships of a source object as the run's source context holds them once a
+    /// policy deleted objects from it (``/MoltMapping/StoreObjectResolver/relationshipsAsHeld(_:)``).
+    func relationshipsAsHeld(_ object: StoredObject) -> [String: RelationshipValue]
     /// A key's value on a source object, asked when the object's read attribute values do not
     /// hold it: NULL for an attribute, else the related object(s).
     func sourceValue(of key: String, on id: ObjectID) throws -> ExpressionValue

@@ -10,12 +10,13 @@ internal import MoltStore
 /// context's registered objects.
 extension MigrationManager {
     /// The source objects the entity mapping `name` made `destinations` from (Core Data's
-    /// `sourceInstances(forEntityMappingName:destinationInstances:)`).
+    /// `sourceInstances(forEntityMappingName:destinationInstances:)`), those a policy deleted
+    /// from the source context since included (see ``sourceObjects(for:)``).
     public func sourceInstances(
         forEntityMappingName name: String, destinationInstances destinations: [DestinationObject]
     ) throws -> [SourceObject] {
         try sourceInstances(forEntityMappingNamed: name, destinationInstances: destinations).map {
-            try sourceObject($0)
+            try state.sourceObject($0, includingDeleted: true)
         }
     }
 

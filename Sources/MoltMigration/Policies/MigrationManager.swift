@@ -124,7 +124,11 @@ public final class MigrationManager {
         try state.createDefaultRelationships(for: destination)
     }
 
-    /// The source objects the current mapping made `destination` from.
+    /// The source objects the current mapping made `destination` from. One a policy deleted
+    /// from the source context after it was copied is among them, as in Core Data (where it
+    /// stays in the context, deleted, until the run ends): its attributes as stored, its
+    /// relationships without the deleted objects, and none by a relationship with an inverse
+    /// (the delete rules left no object holding it).
     public func sourceObjects(for destination: DestinationObject) throws -> [SourceObject] {
         try state.sourceObjects(for: destination)
     }

@@ -15,7 +15,11 @@ internal import MoltStore
 ///   deleted and the error is 1600, naming the object, relationship and related object;
 /// - **Nullify** and **No Action**: the related objects stay and no longer hold it (a No
 ///   Action link would point at an object the migration never makes).
-/// Objects a mapping already made from a deleted object stay, with their associations.
+/// Objects a mapping already made from a deleted object stay, with their associations; the
+/// relate pass reads the deleted object as their source as Core Data's context holds it:
+/// its attributes as stored, no object by a relationship with an inverse (the other side no
+/// longer holds it), and, by one without, the objects not deleted
+/// (`StoreObjectResolver.links(_:of:hasInverse:without:)`).
 extension PassState {
     /// Deletes `ids` and what their Cascade relationships hold; returns every object deleted.
     @discardableResult

@@ -4,12 +4,13 @@ public import Molt
 /// API, so a mapping gives the same store with or without them; what differs is the route the
 /// engine may take (a policy that does not override `createRelationships` may be related in
 /// SQL or in batches). ``DifferentialOwnObjectsPolicy`` makes its objects itself, and looks at
-/// the new store as it goes.
+/// the new store as it goes; ``DifferentialDeletingPolicy`` deletes source objects from the
+/// source context, before and after its mapping copies them.
 public enum DifferentialPolicies {
     /// Every test policy type.
     nonisolated(unsafe) public static let types: [any EntityMigrationPolicy.Type] = [
         DifferentialNoHooksPolicy.self, DifferentialCreatePolicy.self, DifferentialRelatePolicy.self,
-        DifferentialAllHooksPolicy.self, DifferentialOwnObjectsPolicy.self,
+        DifferentialAllHooksPolicy.self, DifferentialOwnObjectsPolicy.self, DifferentialDeletingPolicy.self,
     ]
 
     /// Their names, as mapping files spell them.
@@ -113,5 +114,35 @@ public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
                     .migration, "\(object.id) has \(relationship.name) set before the relate pass", entity: entity)
             }
         }
+    }
+}
+
+/// A policy that deletes source objects of its mapping's source entity from the source
+/// context, as a port that drops duplicates does: in `begin`, those whose key is 6 more than
+/// a multiple of 13 (never copied by this mapping; gone from every later one and from every
+/// relationship); in `endInstanceCreation`, those whose key is 3 more than a multiple of 7
+/// (copied: the objects made from them stay, and the relate pass visits them). Delete rules
+/// apply: a Deny relationship still holding an object fails the run (1600) on every route.
+public final class DifferentialDeletingPolicy: EntityMigrationPolicy {
+    public static var overriddenHooks: PolicyHooks { [.begin, .endInstanceCreation] }
+
+    /// Made by the engine, once per run of an entity mapping.
+    public init() {}
+
+    public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        try Self.delete(mapping, manager) { $0 % 13 == 6 }
+    }
+
+    public func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        try Self.delete(mapping, manager) { $0 % 7 == 3 }
+    }
+
+    /// Deletes the source objects of the mapping's source entity whose key `chosen` picks.
+    static func delete(_ mapping: EntityMapping, _ manager: MigrationManager, _ chosen: (Int64) -> Bool) throws {
+        guard let entity = mapping.sourceEntityName else { return }
+        let doomed = try manager.sourceContext.fetch(FetchRequest(entityName: entity)).filter {
+            chosen($0.id.primaryKey)
+        }
+        try manager.sourceContext.delete(doomed)
     }
 }

@@ -176,6 +176,7 @@ final class SessionState: @unchecked Sendable {
             add("in place", route.outcome.route == .lightweight && report.inPlace)
             add("related in SQL", route.outcome.route == .setBased && !report.relatedInSQL.isEmpty)
             add("related in batches", route.outcome.route == .batches && !report.relatedInBatches.isEmpty)
+            add("source objects deleted", route.outcome.route == .batches && report.deletedSourceObjects > 0)
             add("keys written at insert", route.outcome.route == .batches && !report.linksWrittenAtInsert.isEmpty)
             add(
                 "keys at insert planned, not kept",

@@ -3,7 +3,7 @@ public import Molt
 /// The counts of a ``MigrationReport`` that every route must agree on: per entity mapping
 /// (by pass and name) the objects read and made, objects per entity in the source and the
 /// destination, what was discarded (kind, count and policy, not the wording of the reason), the
-/// passes, the objects policies deleted, and whether the store was found already migrated.
+/// passes, the objects policies deleted (from the new store and from the source context), and whether the store was found already migrated.
 /// Timings, the plan and the route flags (`setBased`, `relatedInSQL`, `relatedInBatches`,
 /// `inPlace`, `inPlaceObstacle`, `externalFiles`) are left out. A count of 0 counts as no
 /// entry, so a route that lists an entity or mapping with nothing is not told apart from one
@@ -17,6 +17,7 @@ public struct ReportCounts: Sendable, Hashable {
     public var discarded: [String]
     public var passes: Int
     public var deletedObjects: Int
+    public var deletedSourceObjects: Int
     /// Whether the run found the store already migrated.
     public var alreadyMigrated: Bool
 
@@ -43,6 +44,7 @@ public struct ReportCounts: Sendable, Hashable {
         }.sorted()
         passes = report.passes
         deletedObjects = report.deletedObjects
+        deletedSourceObjects = report.deletedSourceObjects
         alreadyMigrated = report.alreadyMigrated
     }
 
@@ -69,6 +71,10 @@ public struct ReportCounts: Sendable, Hashable {
         if expected.passes != passes { return "report passes: \(expected.passes) in the reference, \(passes) here" }
         if expected.deletedObjects != deletedObjects {
             return "report deleted objects: \(expected.deletedObjects) in the reference, \(deletedObjects) here"
+        }
+        if expected.deletedSourceObjects != deletedSourceObjects {
+            return
+                "report deleted source objects: \(expected.deletedSourceObjects) in the reference, \(deletedSourceObjects) here"
         }
         if expected.alreadyMigrated != alreadyMigrated {
             return "report already migrated: \(expected.alreadyMigrated) in the reference, \(alreadyMigrated) here"
