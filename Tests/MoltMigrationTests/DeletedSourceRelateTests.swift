@@ -24,10 +24,12 @@ final class DeletingAfterCopyTestPolicy: EntityMigrationPolicy {
 /// The same delete, and a `createRelationships` of its own that reads each Tag's sources
 /// through `sourceObjects(for:)` (Core Data's `sourceInstances`) before the default: the deleted
 /// one is among them, its label readable, and it holds no Record by a relationship with an
-/// inverse; the Records it favours (no inverse) it still holds.
+/// inverse; the Records it favours (no inverse) it still holds. `end` fails the run if the
+/// deleted one was never among them.
 final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.endInstanceCreation, .createRelationships] }
+    static var overriddenHooks: PolicyHooks { [.endInstanceCreation, .createRelationships, .end] }
     static var policyName: String { "ReadingDeletedSourceTestPolicy" }
+    private var sawDeleted = false
     init() {}
 
     func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
@@ -38,6 +40,7 @@ final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
         forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
     ) throws {
         for source in try manager.sourceObjects(for: destination) where try source.text("label") == "tag 3" {
+            sawDeleted = true
             let held = try ["owned", "tagged", "favourites"].map { try source.objects($0).count }
             guard held[0] == 0, held[1] == 0, held[2] > 0 else {
                 throw MoltError(.migration, "the deleted Tag holds owned, tagged, favourites: \(held)")
@@ -48,6 +51,10 @@ final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
             else { throw MoltError(.migration, "the deleted Tag's stored relationships differ: \(stored)") }
         }
         try manager.createDefaultRelationships(for: destination)
+    }
+
+    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+        guard sawDeleted else { throw MoltError(.migration, "sourceObjects(for:) never gave the deleted Tag") }
     }
 }
 
@@ -155,7 +162,8 @@ struct DeletedSourceRelateTests {
         var inBatches = inSQL
         inBatches.allowsSetBasedRelate = false
         inBatches.batchSize = 16
-        var runs = EquivalentRuns(result: { try EquivalentRuns.dump($0, destination) })
+        var runs = EquivalentRuns(
+            result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
         runs.sameFailure = { "\($0)" == "\($1)" }
         var store: URL?
         for (label, options) in [("in SQL", inSQL), ("in batches", inBatches)] {

@@ -139,7 +139,8 @@ struct PolicyRowsAtInsertTests {
         var inBatches = inSQL
         inBatches.allowsSetBasedRelate = false
         inBatches.batchSize = 64
-        var runs = EquivalentRuns(result: { try EquivalentRuns.dump($0, destination) })
+        var runs = EquivalentRuns(
+            result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
         runs.sameFailure = { "\($0)" == "\($1)" }
         var reports: [MigrationReport] = []
         for (label, options) in [("in SQL", inSQL), ("in batches", inBatches)] {
