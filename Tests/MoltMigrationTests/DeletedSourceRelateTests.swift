@@ -153,38 +153,11 @@ struct DeletedSourceRelateTests {
         let folder = TemporaryDirectory("molt-deleted-source")
         let original = folder.path("Store.sqlite")
         try seed(original, model: source)
-        var reference = MigrationOptions()
-        reference.allowsSQLCopy = false
-        reference.allowsSetBasedRelate = false
-        reference.allowsBatchedRelationships = false
-        var inSQL = MigrationOptions()
-        inSQL.allowsSQLCopy = false
-        var inBatches = inSQL
-        inBatches.allowsSetBasedRelate = false
-        inBatches.batchSize = 16
-        var runs = EquivalentRuns(
-            result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
-        runs.sameFailure = { "\($0)" == "\($1)" }
-        var store: URL?
-        for (label, options) in [("in SQL", inSQL), ("in batches", inBatches)] {
-            let outcome = try #require(
-                try runs.compare(
-                    original, in: folder,
-                    expected: .init("object by object") {
-                        try HeavyweightMigration(
-                            store: $0, source: source, destination: destination, mapping: mapping, options: reference
-                        ).run()
-                    },
-                    actual: .init(label) {
-                        try HeavyweightMigration(
-                            store: $0, source: source, destination: destination, mapping: mapping, options: options
-                        ).run()
-                    },
-                    label: "\(tagPolicy), tags first: \(tagsFirst), \(label)"))
-            #expect(outcome.expected.deletedSourceObjects == 1)
-            store = outcome.expectedStore
-        }
-        return (try #require(store), original, folder)
+        let outcomes = try RelateRouteRuns.compare(
+            original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 16,
+            label: "\(tagPolicy), tags first: \(tagsFirst),")
+        for outcome in outcomes { #expect(outcome.expected.deletedSourceObjects == 1) }
+        return (try #require(outcomes.first).expectedStore, original, folder)
     }
 
     /// Checks the migrated store against the source: every Tag and Record made; the Tag made
@@ -200,23 +173,24 @@ struct DeletedSourceRelateTests {
         func count(_ connection: SQLiteConnection, _ sql: String) throws -> Int64 {
             try #require(try connection.scalar(sql)?.integerValue)
         }
+        /// The first column of a row, when it is text.
+        func text(_ row: [SQLiteValue]) -> String? {
+            if case .text(let name) = row.first { return name }
+            return nil
+        }
+        /// The join table `Z_<number><NAME>` of the new store.
+        func table(named name: String, in connection: SQLiteConnection) throws -> String {
+            let found = try connection.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%\(name)' ESCAPE '\\'")
+            return try #require(found.first.flatMap(text))
+        }
         let tag3 = "(SELECT Z_PK FROM ZTAG WHERE ZLABEL = 'tag 3')"
         #expect(try count(new, "SELECT count(*) FROM ZTAG") == 12)
         #expect(try count(new, "SELECT count(*) FROM ZRECORD") == 200)
         #expect(try count(old, "SELECT count(*) FROM ZRECORD WHERE ZOWNER = \(tag3)") > 0, "the seed owns some")
         #expect(try count(new, "SELECT count(*) FROM ZRECORD WHERE ZOWNER = \(tag3)") == 0)
-        let join = try new.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'")
-        let joinTable = try #require(
-            join.first.flatMap { row -> String? in
-                if case .text(let name) = row[0] { return name }
-                return nil
-            })
-        let columns = try new.rows("SELECT name FROM pragma_table_info('\(joinTable)') ORDER BY cid").compactMap {
-            row -> String? in
-            if case .text(let name) = row[0] { return name }
-            return nil
-        }
+        let joinTable = try table(named: "TAGS", in: new)
+        let columns = try new.rows("SELECT name FROM pragma_table_info('\(joinTable)') ORDER BY cid").compactMap(text)
         let tagColumn = try #require(columns.first { $0.hasSuffix("TAGS") })
         #expect(try count(old, "SELECT count(*) FROM \"\(joinTable)\" WHERE \"\(tagColumn)\" = \(tag3)") > 0)
         #expect(try count(new, "SELECT count(*) FROM \"\(joinTable)\" WHERE \"\(tagColumn)\" = \(tag3)") == 0)
@@ -227,13 +201,7 @@ struct DeletedSourceRelateTests {
         #expect(
             try count(old, "SELECT count(*) FROM \"\(joinTable)\" WHERE \"\(tagColumn)\" != \(tag3)")
                 == count(new, "SELECT count(*) FROM \"\(joinTable)\""))
-        let favourites = try new.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%FAVOURITES' ESCAPE '\\'")
-        let favouritesTable = try #require(
-            favourites.first.flatMap { row -> String? in
-                if case .text(let name) = row[0] { return name }
-                return nil
-            })
+        let favouritesTable = try table(named: "FAVOURITES", in: new)
         #expect(
             try count(old, "SELECT count(*) FROM \"\(favouritesTable)\"")
                 == count(new, "SELECT count(*) FROM \"\(favouritesTable)\""),

@@ -130,38 +130,11 @@ struct PolicyRowsAtInsertTests {
         let folder = TemporaryDirectory("molt-policy-rows")
         let original = folder.path("Store.sqlite")
         try ForeignKeyAtInsertTests.seed(original, model: source, records: records, tags: tags)
-        var reference = MigrationOptions()
-        reference.allowsSQLCopy = false
-        reference.allowsSetBasedRelate = false
-        reference.allowsBatchedRelationships = false
-        var inSQL = MigrationOptions()
-        inSQL.allowsSQLCopy = false
-        var inBatches = inSQL
-        inBatches.allowsSetBasedRelate = false
-        inBatches.batchSize = 64
-        var runs = EquivalentRuns(
-            result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
-        runs.sameFailure = { "\($0)" == "\($1)" }
-        var reports: [MigrationReport] = []
-        for (label, options) in [("in SQL", inSQL), ("in batches", inBatches)] {
-            let outcome = try #require(
-                try runs.compare(
-                    original, in: folder,
-                    expected: .init("object by object") {
-                        try HeavyweightMigration(
-                            store: $0, source: source, destination: destination, mapping: mapping, options: reference
-                        ).run()
-                    },
-                    actual: .init(label) {
-                        try HeavyweightMigration(
-                            store: $0, source: source, destination: destination, mapping: mapping, options: options
-                        ).run()
-                    },
-                    label: "\(policy) \(label)"))
-            #expect(outcome.expected.linksWrittenAtInsert.isEmpty)
-            reports.append(outcome.actual)
-        }
-        return reports
+        let outcomes = try RelateRouteRuns.compare(
+            original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 64,
+            label: policy)
+        for outcome in outcomes { #expect(outcome.expected.linksWrittenAtInsert.isEmpty) }
+        return outcomes.map(\.actual)
     }
 
     static func planned(_ report: MigrationReport) -> [String] {
