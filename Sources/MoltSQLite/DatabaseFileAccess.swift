@@ -50,6 +50,14 @@ public enum DatabaseFileAccess {
         return identity
     }
 
+    /// Whether a connection of this process has the file at `path` open.
+    public static func isOpen(_ path: String) -> Bool {
+        guard let identity = Identity(path: path) else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        return connections[identity] != nil
+    }
+
     /// Records that a connection closed; the last one for a file closes the kept descriptor
     /// (no lock of SQLite's can be lost then).
     static func closed(_ identity: Identity?) {
@@ -84,6 +92,46 @@ public enum DatabaseFileAccess {
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
         return try body(descriptor)
+    }
+
+    /// A read-only descriptor of a database file held by something other than a connection
+    /// (a ``LogView``): it counts as one of the file's users, so the descriptor stays open, and
+    /// no lock of this process's connections is dropped, until ``close()``.
+    final class Shared: @unchecked Sendable {
+        private let identity: Identity?
+        let descriptor: Int32
+        /// The file's size in bytes when it was opened.
+        let size: Int64
+        private var closed = false
+
+        init(_ path: String) throws {
+            guard let identity = DatabaseFileAccess.opened(path) else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ENOENT)
+            }
+            self.identity = identity
+            DatabaseFileAccess.lock.lock()
+            defer { DatabaseFileAccess.lock.unlock() }
+            let descriptor = kept[identity] ?? open(path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
+                let code = errno
+                DatabaseFileAccess.lock.unlock()
+                DatabaseFileAccess.closed(identity)
+                DatabaseFileAccess.lock.lock()
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+            kept[identity] = descriptor
+            self.descriptor = descriptor
+            size = Int64(info.st_size)
+        }
+
+        func close() {
+            guard !closed else { return }
+            closed = true
+            DatabaseFileAccess.closed(identity)
+        }
+
+        deinit { close() }
     }
 
     /// Up to `count` bytes from the start of the file at `path`.

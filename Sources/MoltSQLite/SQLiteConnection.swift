@@ -55,7 +55,10 @@ public final class SQLiteConnection {
     /// Opens the database at `path`.
     ///
     /// - Parameter busyTimeout: how long to wait for another connection's lock, in milliseconds.
-    public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5_000, logger: Logger? = nil) throws {
+    /// - Parameter vfs: the SQLite VFS to open it with (the default one when nil).
+    public init(
+        path: String, mode: OpenMode, busyTimeout: Int32 = 5_000, logger: Logger? = nil, vfs: String? = nil
+    ) throws {
         self.path = path
         self.mode = mode
         self.logger = logger ?? Self.quietLogger
@@ -74,7 +77,7 @@ public final class SQLiteConnection {
         // still name a file.
         if mode == .readWrite || mode == .create, path.hasPrefix("file:") { name = "./" + path }
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(name, &opened, flags, nil)
+        let code = sqlite3_open_v2(name, &opened, flags, vfs)
         guard let opened else {
             throw SQLiteError(code: SQLiteResultCode(rawValue: code), message: "out of memory", path: path)
         }
@@ -250,6 +253,15 @@ public final class SQLiteConnection {
     }
 
     // MARK: WAL
+
+    /// Leaves a WAL database's log as it is when this connection closes: no checkpoint into
+    /// the main file, nothing removed, even when it is the last connection (a read-only
+    /// command's connection that had to open the store read-write, beside a log holding
+    /// someone else's committed transactions).
+    public func keepLogOnClose() throws {
+        try check(
+            molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), sql: "no checkpoint on close")
+    }
 
     /// The journal mode in use (`wal`, `delete`, …), lowercased.
     public func journalMode() throws -> String {
