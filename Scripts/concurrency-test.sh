@@ -9,7 +9,16 @@
 # integrity_check and dumps as the new version; and that no temporary file is left.
 #
 #   Scripts/concurrency-test.sh [--rounds N] [--seed S] [--objects N] [--jobs N] [--molt PATH]
-#                               [--scenarios inplace,copy,policy,upgrade] [--keep]
+#                               [--scenarios inplace,copy,policy,upgrade] [--app-writer] [--keep]
+#
+# With --app-writer, each round runs one migration beside an app that writes to the store
+# without knowing Molt's lock (Scripts/lib/app-writer.py: every 5 ms it opens the store, asks
+# for WAL mode unless the store is on a rollback journal, inserts a Person, commits, closes),
+# and checks that every insert whose commit returned is in the store at the path when the
+# migration ends (the new store if it swapped, the old one if it refused), that the store is
+# whole and at the new version after exit 0 (at the old one, or for an upgrade one on the way,
+# after "in use", exit 74), and that nothing is left beside it. Scenarios: copy, policy and
+# upgrade (the migrations that replace the file).
 #
 # Scenarios (each on WAL and rollback-journal stores), on the Contacts example model
 # (MappingModels/Examples/Contacts.xcdatamodeld) with generated data:
@@ -29,6 +38,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 molt=""
 scenarios="inplace,copy,policy,upgrade"
 keep=0
+app_writer=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -37,8 +47,9 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs=$2; shift 2 ;;
     --molt) molt=$2; shift 2 ;;
     --scenarios) scenarios=$2; shift 2 ;;
+    --app-writer) app_writer=1; shift ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "concurrency-test: unknown option $1" >&2; exit 64 ;;
   esac
 done
@@ -273,7 +284,116 @@ one_round() {
   rm -rf "$dir"
 }
 
+# MARK: One round beside an app that writes
+
+# Runs round $1 with an app writing beside the migration and prints one line:
+# scenario mode outcome commits [failure...].
+app_round() {
+  local n=$1
+  RANDOM=$((seed * 7919 + n))
+  local scenario=${scenario_list[$((RANDOM % ${#scenario_list[@]}))]}
+  local mode_list=(wal delete)
+  local mode=${mode_list[$((RANDOM % 2))]}
+  local dir="$work/app-$n"
+  local store="$dir/store/Contacts.sqlite"
+  rm -rf "$dir"
+  mkdir -p "$dir/store"
+  cp "$work/base-$mode-v$(base_of "$scenario").sqlite" "$store"
+  fail() {
+    echo "$scenario $mode FAIL $(tr '\n' ' ' <<<"$*")"
+    mkdir -p "$work/failures"
+    rm -rf "$work/failures/app-$n"
+    mv "$dir" "$work/failures/app-$n"
+    echo "$scenario $mode: $*" >"$work/failures/app-$n/why"
+  }
+  local keep_mode=""
+  [[ $mode == delete ]] && keep_mode="--keep-mode"
+  python3 "$root/Scripts/lib/app-writer.py" "$store" "$dir/commits" "$dir/stop" $keep_mode >"$dir/writer.out" 2>&1 &
+  local writer=$!
+  sleep "0.$((2 + RANDOM % 4))"
+  local status
+  set +e
+  # shellcheck disable=SC2046
+  "$molt" $(command_of "$scenario" "$store") >"$dir/molt.out" 2>"$dir/molt.err"
+  status=$?
+  set -e
+  sleep 0.3
+  touch "$dir/stop"
+  wait "$writer"
+  local outcome
+  case $status in
+    0) outcome=migrated ;;
+    74)
+      grep -q "another process has the store open" "$dir/molt.err" ||
+        { fail "exit 74 without 'in use': $(head -c 300 "$dir/molt.err")"; return; }
+      outcome=refused ;;
+    *) fail "molt exit $status: $(head -c 300 "$dir/molt.err")"; return ;;
+  esac
+  local check
+  check=$(python3 - "$store" "$dir/commits" <<'PY'
+import sqlite3, sys
+names = [line.strip() for line in open(sys.argv[2]) if line.strip()]
+db = sqlite3.connect(sys.argv[1])
+integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+have = {}
+for (name,) in db.execute("SELECT ZNAME FROM ZPERSON WHERE ZNAME LIKE 'app-%'"):
+    have[name] = have.get(name, 0) + 1
+missing = [name for name in names if have.get(name, 0) != 1]
+print("%s %d %d %s" % (integrity.replace(" ", "_"), len(names), len(missing), ",".join(missing[:5])))
+PY
+  ) || { fail "the store cannot be read: $check"; return; }
+  local integrity commits lost
+  read -r integrity commits lost _ <<<"$check"
+  [[ $integrity == ok ]] || { fail "integrity_check: $integrity"; return; }
+  ((lost == 0)) || { fail "$lost of $commits committed inserts are not in the store: $check"; return; }
+  local seen
+  seen=$("$molt" inspect "$store" --model "$C" 2>&1 | sed -n 's/^Matching: *//p' | sed 's/ (.*//')
+  local states target
+  states=$(states_of "$scenario")
+  target=$(version_name "${states##* }")
+  if [[ $outcome == migrated && $seen != "$target" ]]; then fail "exit 0 but the store is $seen"; return; fi
+  if [[ $outcome == refused && $seen == "$target" ]]; then fail "refused but the store is $seen"; return; fi
+  local extra
+  extra=$(cd "$dir/store" && for f in * .[!.]*; do
+    [[ -e $f ]] || continue
+    case "$f" in Contacts.sqlite | Contacts.sqlite-wal | Contacts.sqlite-shm) ;; *) echo "$f" ;; esac
+  done | tr '\n' ' ')
+  [[ -z $extra ]] || { fail "left beside the store: $extra"; return; }
+  echo "$scenario $mode ok $outcome commits=$commits $(sed 's/^app-writer: [0-9]* commits; //; s/ /_/g' "$dir/writer.out")"
+  rm -rf "$dir"
+}
+
 IFS=, read -r -a scenario_list <<<"$scenarios"
+if [[ $app_writer == 1 ]]; then
+  [[ $scenarios == "inplace,copy,policy,upgrade" ]] && scenario_list=(copy policy upgrade)
+  say "seed $seed, $objects people, $rounds rounds beside an app writing, $jobs jobs"
+  : >"$work/results"
+  n=0
+  while ((n < rounds)); do
+    batch=0
+    while ((batch < jobs && n < rounds)); do
+      app_round "$n" >>"$work/results" 2>>"$work/shell.log" &
+      n=$((n + 1))
+      batch=$((batch + 1))
+    done
+    wait
+  done
+  total=$(wc -l <"$work/results")
+  failed=$(grep -c ' FAIL ' "$work/results" || true)
+  say "rounds by scenario and journal mode: migrated (swapped) or refused (in use), and the app's commits:"
+  awk '!/ FAIL / { k = $1 " " $2; n[k]++; o[k, $4]++; split($5, kv, "="); c[k] += kv[2] }
+    END { for (k in n) printf "  %-15s %4d rounds: %4d migrated, %4d refused; %6d commits, every one in the store\n",
+      k, n[k], o[k, "migrated"], o[k, "refused"], c[k] }' "$work/results" | sort
+  if ((failed > 0)); then
+    say "FAILURES ($failed):"
+    grep ' FAIL ' "$work/results" | sed 's/^/  /'
+    keep=1
+  fi
+  commits=$(awk '!/ FAIL / {split($5, kv, "="); s += kv[2]} END {print s + 0}' "$work/results")
+  say "$total rounds beside an app, $failed failed, $commits commits kept; $(($(date +%s) - started)) s"
+  ((failed == 0 && total == rounds))
+  exit
+fi
 say "seed $seed, $objects people, $rounds rounds, $jobs jobs"
 : >"$work/results"
 n=0

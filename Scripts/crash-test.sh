@@ -4,10 +4,13 @@
 # the complete new one (never an error, never a mixture), that `molt recover` and the next run
 # finish the job, and that no temporary file is left. Then runs migrations out of disk space
 # (a file-size limit, and a small tmpfs when mounting is allowed) and checks for a clean error
-# with the source store unchanged.
+# with the source store unchanged, or, when the run completed, for a whole store at the new
+# version: never exit 0 with a damaged store. --disk-sweep sweeps the space in small steps
+# (file-size limits from 10% to 250% of the store, tmpfs sizes from 100% to 300%).
 #
 #   Scripts/crash-test.sh [--kills N] [--seed S] [--objects N] [--jobs N] [--molt PATH]
-#                         [--scenarios split,copy,inplace,upgrade] [--no-disk | --disk-quick] [--keep]
+#                         [--scenarios split,copy,inplace,upgrade] [--no-disk | --disk-quick | --disk-sweep]
+#                         [--keep]
 #
 # Scenarios (each in WAL and rollback-journal stores, some runs with --backup), on the
 # Contacts example model (MappingModels/Examples/Contacts.xcdatamodeld) with generated data:
@@ -41,8 +44,9 @@ while [[ $# -gt 0 ]]; do
     --scenarios) scenarios=$2; shift 2 ;;
     --no-disk) disk=0; shift ;;
     --disk-quick) disk=2; shift ;;
+    --disk-sweep) disk=3; shift ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "crash-test: unknown option $1" >&2; exit 64 ;;
   esac
 done
@@ -314,16 +318,55 @@ done
 # MARK: Full disk and I/O errors
 
 disk_failures=0
-# The bytes of a store and its log.
-store_sum() { cat "$1" "$1-wal" "$1-journal" 2>/dev/null | sha256sum || true; }
+# The bytes of a store and its log, but the header's change counter and the counters beside it
+# (bytes 24-27 and 92-99): a migration into a new file takes a WAL store out of WAL mode while
+# it runs and puts it back when it fails, which SQLite counts as changes of the file.
+store_sum() {
+  python3 - "$1" <<'PY'
+import hashlib, sys
+digest = hashlib.sha256()
+for suffix in ("", "-wal", "-journal"):
+    try:
+        data = bytearray(open(sys.argv[1] + suffix, "rb").read())
+    except OSError:
+        continue
+    if suffix == "" and len(data) >= 100:
+        data[24:28] = bytes(4)
+        data[92:100] = bytes(8)
+    digest.update(suffix.encode() + bytes(data))
+print(digest.hexdigest())
+PY
+}
+integrity() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('PRAGMA integrity_check').fetchone()[0]); c.close()" "$1" 2>&1 | tail -1 || true; }
 disk_cases=0
+disk_completed=0
 disk_check() { # label scenario dir status stderr-file store-sum-before
   local label=$1 scenario=$2 dir=$3 status=$4 err=$5 before=$6
   disk_cases=$((disk_cases + 1))
   local problem=""
   if [[ $status == 0 ]]; then
-    # The limit was not reached: the run must simply have succeeded.
-    echo "  $label: completed within the limit"
+    # The limit was not reached: the run must have succeeded, and said so truly: the store at
+    # the path whole and the new version, nothing of the run left.
+    disk_completed=$((disk_completed + 1))
+    local check state="?" states
+    check=$(integrity "$dir/Contacts.sqlite")
+    [[ $check == ok ]] || problem="exit 0, but integrity_check: $check"
+    local made
+    made=$(leftovers "$dir" loose)
+    [[ -z $made ]] || problem="$problem; exit 0, but left: $made"
+    states=$(states_of "$scenario")
+    if "$molt" dump "$dir/Contacts.sqlite" --model "$C" --json -o "$work/disk.json" 2>"$work/disk-dump.err"; then
+      state=$(state_of "$work/disk.json" "$scenario")
+      [[ $state == "${states##* }" ]] || problem="$problem; exit 0, but the store is not the new version (state $state)"
+    else
+      problem="$problem; exit 0, but the store does not open ($(head -c 200 "$work/disk-dump.err"))"
+    fi
+    if [[ -n $problem ]]; then
+      disk_failures=$((disk_failures + 1))
+      echo "  $label: FAIL ${problem#; }"
+    else
+      echo "  $label: completed within the limit, the new version, whole"
+    fi
     return
   fi
   if ((status >= 128)); then problem="killed by a signal ($status)"; fi
@@ -362,9 +405,15 @@ disk_check() { # label scenario dir status stderr-file store-sum-before
   fi
 }
 
+if [[ $disk != 0 ]] && ! command -v python3 >/dev/null; then
+  say "full disk: skipped (python3 is needed to compare the store and check its integrity)"
+  disk=0
+fi
 if [[ $disk != 0 ]]; then
+  # Limits around the new store's growth: the passes, the log moved into the file, the swap.
   percents="5 50 90 110 150"
-  [[ $disk == 2 ]] && percents="50"
+  [[ $disk == 2 ]] && percents="50 120"
+  [[ $disk == 3 ]] && percents=$(seq 10 10 250)
   say "full disk (file-size limit, EFBIG):"
   for scenario in "${scenario_list[@]}"; do
     for mode in $modes; do
@@ -388,13 +437,15 @@ if [[ $disk != 0 ]]; then
   done
   mountpoint="$work/tmpfs"
   mkdir -p "$mountpoint"
-  if [[ $disk == 1 && $(id -u) == 0 ]] && mount -t tmpfs -o size=1m tmpfs "$mountpoint" 2>/dev/null; then
+  if [[ ($disk == 1 || $disk == 3) && $(id -u) == 0 ]] && mount -t tmpfs -o size=1m tmpfs "$mountpoint" 2>/dev/null; then
     umount "$mountpoint"
     say "full disk (a small tmpfs, ENOSPC):"
     for scenario in "${scenario_list[@]}"; do
       base=$(base_of "$scenario")
       size=$(($(stat -c %s "$work/base-wal-v$base.sqlite") / 1024))
-      for percent in 120 160; do
+      tmpfs_percents="120 160"
+      [[ $disk == 3 ]] && tmpfs_percents=$(seq 100 5 300)
+      for percent in $tmpfs_percents; do
         mount -t tmpfs -o size=$((size * percent / 100 + 64))k tmpfs "$mountpoint"
         cp "$work/base-wal-v$base.sqlite" "$mountpoint/Contacts.sqlite"
         before=$(store_sum "$mountpoint/Contacts.sqlite")
@@ -435,5 +486,5 @@ if ((failed > 0)); then
 fi
 finished=$(grep -c '(finished)' "$work/results" || true)
 kills_total=$((total - finished + recovery_kills))
-say "$total runs, $((total - finished)) killed ($finished finished before their instant), $recovery_kills more kills inside recovery: $kills_total kills, $failed failed; disk cases $disk_cases, $disk_failures failed; $(($(date +%s) - started)) s"
+say "$total runs, $((total - finished)) killed ($finished finished before their instant), $recovery_kills more kills inside recovery: $kills_total kills, $failed failed; disk cases $disk_cases ($disk_completed completed within their limit), $disk_failures failed; $(($(date +%s) - started)) s"
 ((failed == 0 && disk_failures == 0 && total == kills))

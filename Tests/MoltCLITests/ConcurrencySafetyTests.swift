@@ -25,6 +25,31 @@ struct ConcurrencySafetyTests {
     }
 }
 
+/// The concurrency test's app-writer mode: heavyweight `migrate` (with and without a policy)
+/// and `upgrade` beside an app that opens the store, writes and closes every 5 ms without
+/// knowing Molt's lock. Every commit the app was told succeeded must be in the store at the
+/// path when Molt ends, and the store whole: the new version after exit 0, the old one after
+/// "in use". Seeded.
+@Suite(
+    "Migrations beside an app writing to the store (Scripts/concurrency-test.sh --app-writer, short mode)",
+    .enabled(if: Tool.available, "the molt executable was not built"),
+    .enabled(if: CrashTest.bash != nil, "bash is not installed: the concurrency test cannot run"),
+    .enabled(if: ConcurrencyTest.python != nil, "python3 is not installed: the app writer cannot run"))
+struct AppWriterSafetyTests {
+    @Test("4 rounds of an app writing beside heavyweight migrate and upgrade: no commit lost, whole stores")
+    func rounds() throws {
+        let run = try ConcurrencyTest.run([
+            "--app-writer", "--rounds", "4", "--seed", "20261128", "--objects", "3000", "--jobs", "1",
+        ])
+        #expect(run.status == 0, "concurrency test failed:\n\(run.output)")
+        let summary = try #require(
+            run.output.split(separator: "\n").last { $0.hasPrefix("concurrency-test: 4 rounds beside an app, ") },
+            "\(run.output)")
+        let commits = summary.firstMatch(of: /4 rounds beside an app, 0 failed, (\d+) commits kept/)
+        #expect(Int(commits?.1 ?? "") ?? 0 >= 20, "too few commits to say anything: \(summary)")
+    }
+}
+
 enum ConcurrencyTest {
     static let python: String? =
         ["/usr/bin/python3", "/usr/local/bin/python3"].first {

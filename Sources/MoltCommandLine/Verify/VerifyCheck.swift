@@ -62,6 +62,8 @@ struct VerifyCheck: Sendable {
             // would refuse them); one with companions is read through them, as SQLite must.
             let companions = CompanionFiles(of: url)
             let alone = companions.wal == nil && companions.sharedMemory == nil && companions.journal == nil
+            // A log copied beside the fixture from another store is refused, not applied.
+            if !alone { try StoreLog.requireOwn(url) }
             let source = try SQLiteConnection(path: url.path, mode: alone ? .immutable : .readOnly, logger: logger)
             defer { source.close() }
             do {

@@ -22,7 +22,7 @@ extension HeavyweightMigration {
 
     func build(
         at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
-        work: PlannedWork, report: inout MigrationReport, started: Date
+        work: PlannedWork, journalMode: String, report: inout MigrationReport, started: Date
     ) throws {
         let logger = context.logger
         let source = try openSource()
@@ -36,7 +36,9 @@ extension HeavyweightMigration {
         creation.additionalMetadata = source.store.metadata.additionalEntries
         // The checksum is the source model's; Molt cannot compute the destination's.
         let removedChecksum = creation.additionalMetadata.removeValue(forKey: StoreMetadata.modelChecksumKey) != nil
-        creation.usesWriteAheadLog = try source.store.journalMode() == "wal"
+        // The old store's journal mode before the run's lock changed it (``SourceLock``); the
+        // new store is put in it when complete (``NewStoreCompletion``).
+        creation.usesWriteAheadLog = journalMode == "wal"
         if let framework = source.store.metadata.frameworkVersion { creation.frameworkVersion = framework }
         creation.logger = logger
         try removeStore(at: newPath)
@@ -68,13 +70,14 @@ extension HeavyweightMigration {
             source.store.connection.trace(trace)
             destination.store.connection.trace(trace)
         }
-        // The new store is disposable until it is complete: no journal, no syncing while it fills.
-        // A page cache larger than SQLite's 2 MB keeps more of the indexes being filled (and of
+        // The new store is disposable until it is complete: no syncing while it fills (its
+        // journal mode stays WAL: defensive mode, which every connection has, refuses
+        // `journal_mode = OFF`). A page cache larger than SQLite's 2 MB keeps more of the indexes being filled (and of
         // a sorted index build) in memory: at a million Records, writing every to-one and making
         // its index again took 5.0–7.8 s with the default, 4.3–4.6 s with 8 MB, 3.7–4.2 s with
         // 16 MB for twice the memory. The memory is taken only as the store grows.
         try destination.store.connection.execute(
-            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA main.cache_size = -\(Self.destinationCacheKiB);"
+            "PRAGMA synchronous = OFF; PRAGMA main.cache_size = -\(Self.destinationCacheKiB);"
         )
         try fill(
             destination: destination, source: source, policyTypes: policyTypes, work: work, report: &report,
@@ -101,9 +104,8 @@ extension HeavyweightMigration {
                 removedChecksum: removedChecksum
             ).run(into: destination.store)
         }
-        try destination.store.connection.execute(
-            "PRAGMA journal_mode = \(creation.usesWriteAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL;")
-        logger.debug("new store complete", metadata: ["molt.store": "\(newPath)"])
+        // Closed when the build returns (released); the run then makes its file whole.
+        logger.debug("new store filled", metadata: ["molt.store": "\(newPath)"])
     }
 
     /// Each source entity's destination entity, as the first entity mapping that reads it

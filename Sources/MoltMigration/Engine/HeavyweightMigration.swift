@@ -119,7 +119,9 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         // One migration at a time, decided before anything is read (`MigrationLock`); a
         // file with several names is never replaced (``StoreLocation``; looked at once
         // recovery has removed the name an interrupted migration's backup gave it).
-        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
+        return try context.withRecoveredStore(store, wait: options.lockWait, readOnly: isDryRun) { _, _ in
+            try run(started: started)
+        }
     }
 
     /// How the run would go (``MigrationPlan``), worked out as ``run()`` works it out, under
@@ -175,7 +177,10 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         let (policyTypes, plan, work) = try makePlan(started: started)
         logger.debug("plan: \(plan)", metadata: ["molt.store": "\(store.path)"])
 
-        let lock = try SourceLock(store: store, logger: logger)
+        // A dry run only reads the store, through read-only connections (``SourceLock``
+        // changes its journal mode and holds its write lock): nothing of it is written.
+        let lock = isDryRun ? nil : try SourceLock(store: store, wait: options.inUseWait, logger: logger)
+        let journalMode = try lock?.journalMode ?? SQLiteStore.journalMode(ofFile: store)
         let files = StoreFiles(store)
         let dryRunID = UUID().uuidString
         let newPath =
@@ -197,21 +202,21 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
             } else {
                 try build(
                     at: newPath, dryRunSupport: dryRunSupport, policyTypes: policyTypes, work: work,
-                    report: &report, started: started)
+                    journalMode: journalMode, report: &report, started: started)
             }
-            // Every connection to the new store is closed now; make its content durable.
-            try FileSync.sync(path: newPath)
+            // Whole in its main file, in the old store's journal mode, synced and checked
+            // (``NewStoreCompletion``): what the swap renames is the complete new store.
+            try NewStoreCompletion.complete(newPath, journalMode: journalMode, logger: logger)
             if isDryRun {
-                lock.abandon()
                 try removeStore(at: newPath)
                 try FileOperations.removeTree(dryRunSupport)
-            } else {
-                try lock.releaseForSwap()
-                report.backup = try StoreSwap.replace(store, backup: role.backsUp(options), date: started)
+            } else if let lock {
+                report.backup = try lock.replace {
+                    try StoreSwap.replace(store, backup: role.backsUp(options), date: started)
+                }
                 logger.info("migration finished", metadata: ["molt.store": "\(store.path)"])
             }
         } catch {
-            lock.abandon()
             if isDryRun {
                 try? removeStore(at: newPath)
                 try? FileOperations.removeTree(dryRunSupport)
@@ -219,6 +224,9 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
                 try? removeStore(at: newPath)
                 try? ExternalDataJournal.abandon(files)
             }
+            // After the new store is gone: on a full disk, its space is what lets the old store
+            // be put back in WAL mode.
+            lock?.abandon()
             // With a swap record, the swap is committed: whoever opens the store next finishes it.
             throw MigrationErrors.classify(error, store: store.path)
         }

@@ -83,7 +83,9 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
         let started = Date()
         // One migration at a time, decided before anything is read (`MigrationLock`); the
         // heavyweight engine, when it runs instead, works under the same lock.
-        return try context.withRecoveredStore(store, wait: options.lockWait) { _, _ in try run(started: started) }
+        return try context.withRecoveredStore(store, wait: options.lockWait, readOnly: options.dryRun) { _, _ in
+            try run(started: started)
+        }
     }
 
     /// How the run would go (``MigrationPlan``): in place, or object by object and why, worked

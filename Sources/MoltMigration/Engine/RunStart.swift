@@ -8,11 +8,14 @@ internal import MoltModel
 /// lock), and the store there.
 extension RunContext {
     /// Runs `body` with the lock and what recovery found, once the store is known to exist.
+    /// `readOnly` runs (dry runs, plans) leave the store's own log and journal as they are
+    /// (``StoreRecovery/recover(locked:readOnly:logger:)``).
     func withRecoveredStore<T>(
-        _ store: URL, wait: TimeInterval, _ body: (MigrationLock, StoreRecovery.Outcome) throws -> T
+        _ store: URL, wait: TimeInterval, readOnly: Bool = false,
+        _ body: (MigrationLock, StoreRecovery.Outcome) throws -> T
     ) throws -> T {
         try withMigrationLock(of: store, wait: wait) { lock in
-            let recovery = try StoreRecovery.recover(locked: lock, logger: logger)
+            let recovery = try StoreRecovery.recover(locked: lock, readOnly: readOnly, logger: logger)
             guard FileManager.default.fileExists(atPath: store.path) else { throw FileErrors.missing(store.path) }
             return try body(lock, recovery)
         }
@@ -24,7 +27,7 @@ extension RunContext {
         _ store: URL, source: ObjectModel, destination: ObjectModel, wait: TimeInterval,
         _ make: () throws -> MigrationPlan
     ) throws -> MigrationPlan? {
-        try withRecoveredStore(store, wait: wait) { _, _ in
+        try withRecoveredStore(store, wait: wait, readOnly: true) { _, _ in
             if try AlreadyMigrated.report(store, source: source, destination: destination, dryRun: true, logger: logger)
                 != nil
             {

@@ -68,7 +68,7 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     /// that the store was already at the destination.
     @discardableResult
     public func run() throws -> MigrationReport {
-        try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
+        try context.withRecoveredStore(store, wait: options.lockWait, readOnly: options.dryRun) { lock, _ in
             let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
             defer { sqlite.connection.close() }
             if try isAtDestination(sqlite) {
@@ -91,7 +91,7 @@ public final class StoreMigration: Migration, @unchecked Sendable {
     /// store's migration lock; nil when the store is already at the destination version.
     /// Nothing is migrated.
     public func plan() throws -> MigrationPlan? {
-        try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
+        try context.withRecoveredStore(store, wait: options.lockWait, readOnly: true) { lock, _ in
             let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
             defer { sqlite.connection.close() }
             if try isAtDestination(sqlite) { return nil }
@@ -104,7 +104,7 @@ public final class StoreMigration: Migration, @unchecked Sendable {
 
     /// The source model a run would use now, and whether it is the store's embedded one.
     public func chosenSourceModel() throws -> (model: ObjectModel, embedded: Bool) {
-        try context.withRecoveredStore(store, wait: options.lockWait) { lock, _ in
+        try context.withRecoveredStore(store, wait: options.lockWait, readOnly: true) { lock, _ in
             let sqlite = try SQLiteStore(at: store, readOnly: true, logger: context.logger)
             defer { sqlite.connection.close() }
             return try sourceModel(sqlite, waited: lock.waited)

@@ -9,7 +9,8 @@ extension StoreUpgrade {
     func dryRun(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
         let copy = store.deletingLastPathComponent().appendingPathComponent(
             ".\(store.lastPathComponent).molt-dryrun-upgrade-\(UUID().uuidString)")
-        try UpgradeBackup.copy(store, to: copy.path, logger: context.logger)
+        // Read through a read-only connection: a dry run writes nothing of the store.
+        try UpgradeBackup.snapshot(store, to: copy.path, logger: context.logger)
         defer { UpgradeBackup.remove(copy.path) }
         // The copy is another store, under a lock of its own, sharing this run's cancellation.
         let upgrade = StoreUpgrade(

@@ -170,7 +170,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
         try checkCancelled()
         // One migration at a time, decided before anything is read (`MigrationLock`): the
         // plan is made from the store as it is once the lock is held; every step runs under it.
-        return try context.withRecoveredStore(store, wait: options.lockWait) { _, recovery in
+        return try context.withRecoveredStore(store, wait: options.lockWait, readOnly: options.dryRun) { _, recovery in
             try run(started: started, recovery: recovery)
         }
     }

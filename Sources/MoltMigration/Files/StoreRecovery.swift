@@ -45,15 +45,23 @@ package enum StoreRecovery {
 
     /// Recovers the store whose migration lock the caller holds. Recovery runs once per lock
     /// held: asked again under the same lock (by the parts of one run), it answers what it
-    /// found the first time.
+    /// found the first time. With `readOnly` (a dry run, a plan), it finishes or undoes only
+    /// what a migration left of its own, and leaves the store's own log and journal as they
+    /// are (no checkpoint, nothing removed).
     @discardableResult
-    package static func recover(locked lock: MigrationLock, logger: Logger? = nil) throws -> Outcome {
-        try lock.recoveryOutcome { try recoverNow(locked: lock, logger: logger) }
+    package static func recover(
+        locked lock: MigrationLock, readOnly: Bool = false, logger: Logger? = nil
+    ) throws
+        -> Outcome
+    {
+        try lock.recoveryOutcome { try recoverNow(locked: lock, readOnly: readOnly, logger: logger) }
     }
 
-    private static func recoverNow(locked lock: MigrationLock, logger: Logger?) throws -> Outcome {
+    private static func recoverNow(locked lock: MigrationLock, readOnly: Bool, logger: Logger?) throws -> Outcome {
         let url = lock.store
         let files = StoreFiles(url)
+        // A log that is not the store's is refused before anything touches it (``StoreLog``).
+        if FileOperations.exists(files.store) { try StoreLog.requireOwn(url) }
         var outcome = Outcome.nothingToDo
         if FileOperations.exists(files.intent) || FileOperations.exists(files.intent + ".tmp") {
             let committed = FileOperations.exists(files.intent)
@@ -61,6 +69,9 @@ package enum StoreRecovery {
             try? FileOperations.remove(files.intent + ".tmp")
             if committed, FileOperations.exists(files.new) {
                 if (FileOperations.size(files.wal) ?? 0) == 0 {
+                    // Swap records from before the new store was completed before them may
+                    // find its pages still in its own log: into its file first.
+                    try NewStoreLog.fold(files, logger: logger)
                     try checkNewStore(files)
                     try StoreSwap.finish(files)
                     outcome = .finishedSwap
@@ -85,13 +96,20 @@ package enum StoreRecovery {
             outcome = .removedUnfinishedMigration
         }
         if outcome == .removedUnfinishedMigration { try removeUnfinishedBackups(files) }
+        // A new store's log whose main file is gone (renamed over the store by a Molt that
+        // swapped before the log was in the file) is the only copy of those pages: used or
+        // kept, never removed with the leftovers.
+        try NewStoreLog.rescueOrphan(files, logger: logger)
         try removeLeftovers(next: files)
         // A crash during an in-place migration of a store with a rollback journal leaves the
-        // journal: roll it back now rather than at the next read.
+        // journal: roll it back now rather than at the next read (as SQLite itself requires
+        // before anyone reads, so a read-only run does too).
         SQLiteStore.rollBackInterruptedWrite(at: url, logger: logger)
-        removeColdJournal(files, logger: logger)
-        checkpointLeftoverLog(files, logger: logger)
-        IdleLog.removeIfIdle(files, logger: logger)
+        if !readOnly {
+            removeColdJournal(files, logger: logger)
+            checkpointLeftoverLog(files, logger: logger)
+            IdleLog.removeIfIdle(files, logger: logger)
+        }
         if outcome != .nothingToDo {
             (logger ?? LibraryLogger.make("molt.recovery")).notice(
                 "recovered an interrupted migration",

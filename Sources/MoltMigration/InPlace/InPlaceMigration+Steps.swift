@@ -9,11 +9,13 @@ import MoltStore
 /// The steps of an in-place run: the store's lock, the backup, the tables changed, the
 /// bookkeeping rewritten, the objects validated, and errors named.
 extension InPlaceMigration {
-    func takeLock(_ connection: SQLiteConnection) throws {
+    /// SQLite's write lock on the store, its log checkpointed first unless `checkpoint` is
+    /// false (a dry run, which writes nothing of the store).
+    func takeLock(_ connection: SQLiteConnection, checkpoint: Bool) throws {
         // Wait a little for a writer to finish, not long: a store in use is refused.
         try connection.execute("PRAGMA busy_timeout = 2000")
         try connection.execute("PRAGMA synchronous = FULL")
-        try SourceLock.lock(connection, path: url.path)
+        try SourceLock.lock(connection, path: url.path, checkpoint: checkpoint)
     }
 
     /// Triggers and views name tables that are about to be rebuilt; Core Data's own stores

@@ -56,9 +56,13 @@ final class InPlaceMigration {
     }
 
     func run(started: Date) throws -> MigrationReport {
+        // A dry run rolls its transaction back and leaves a log of others' transactions where
+        // it is: not checkpointed, not removed, even by its connection's close.
+        let othersLog = isDryRun && ((try? WriteAheadLog.read(url.path + "-wal"))??.committedFrames ?? 0) > 0
         let store = try SQLiteStore(at: url, readOnly: false, logger: context.logger)
         let connection = store.connection
         defer { connection.close() }
+        if othersLog { try connection.keepLogOnClose() }
         if let trace = options.sqlTrace { connection.trace(trace) }
         nonisolated(unsafe) let interrupted = connection
         return try context.cancellation.whileRunning(interrupt: { interrupted.interrupt() }) {
@@ -73,7 +77,7 @@ final class InPlaceMigration {
         if isPrivateCopy {
             try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN IMMEDIATE")
         } else {
-            try takeLock(connection)
+            try takeLock(connection, checkpoint: !isDryRun)
         }
         var report = MigrationReport()
         report.dryRun = isDryRun
@@ -112,7 +116,7 @@ final class InPlaceMigration {
         if isPrivateCopy {
             try connection.execute(
                 "PRAGMA journal_mode = \(writeAheadLog ? "WAL" : "DELETE"); PRAGMA synchronous = FULL")
-        } else if writeAheadLog {
+        } else if writeAheadLog, !isDryRun {
             try? connection.checkpoint(.truncate)
         }
         FaultPoint.reach("inplace.checkpointed")

@@ -38,6 +38,11 @@ public struct MigrationOptions: Sendable {
     /// How long to wait, in seconds, when another migration of the store is running
     /// (`MigrationLock`); 0 fails at once with Core Data's 134090.
     public var lockWait: TimeInterval = 0
+    /// How long to wait, in seconds, for other processes to close a store in WAL mode before a
+    /// migration into a new file takes it out of WAL mode (`SourceLock`): apps and readers that
+    /// come and go are waited for; one that keeps the store open makes the run stop with
+    /// "in use" (exit code 74), naming the process where the system says.
+    public var inUseWait: TimeInterval = 10
     /// What a migration into a new store does with tables, triggers and views that neither
     /// the model nor Core Data explains (an app's own table, a tool's). In place and SQL on a
     /// copy always keep them as they are; a new store made object by object refuses to start

@@ -11,11 +11,13 @@ internal import MoltStore
 ///
 /// The store's log is checkpointed into its main file first and SQLite's write lock is held
 /// while the file is copied, so the copy holds every row and nobody writes meanwhile. The copy
-/// is written beside its target, synced, and renamed into place.
+/// is written beside its target, synced, and renamed into place. A dry run's copy is read
+/// through a read-only connection instead (``snapshot(_:to:logger:)``).
 enum UpgradeBackup {
     /// Copies the store (and its external-data folder) to `target`.
     static func copy(_ store: URL, to target: String, logger: Logger) throws {
         let path = store.path
+        try StoreLog.requireOwn(store)
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite, busyTimeout: 2000, logger: logger)
@@ -36,18 +38,38 @@ enum UpgradeBackup {
             throw SourceLock.inUse(path, DescribedError("the log filled again before the copy could start"))
         }
         try FileOperations.copy(path, to: target)
-        let support = StoreFiles(store).support
-        if FileOperations.exists(support) {
-            let targetSupport = StoreFiles.supportFolder(of: target)
-            do {
-                try FileManager.default.copyItem(atPath: support, toPath: targetSupport)
-            } catch {
-                throw MoltError(
-                    .fileWriteUnknown, "cannot copy the store's external data: \(error.localizedDescription)",
-                    location: SourceLocation(file: support))
-            }
-        }
+        try copySupport(of: store, to: target)
         try FileOperations.syncFolder(of: target)
+    }
+
+    /// Copies the store (and its external-data folder) to `target` without writing a byte of
+    /// it: a read-only connection reads one committed version, through the store's log, and
+    /// SQLite's backup API writes it into the copy (a dry run's copy). The copy is synced.
+    static func snapshot(_ store: URL, to target: String, logger: Logger) throws {
+        let source = try SQLiteStore(at: store, readOnly: true, snapshot: true, logger: logger)
+        defer { source.connection.close() }
+        do {
+            try source.connection.backup(into: target)
+            try FileSync.sync(path: target)
+        } catch {
+            remove(target)
+            throw MigrationErrors.classify(error, store: store.path)
+        }
+        try copySupport(of: store, to: target)
+        try FileOperations.syncFolder(of: target)
+    }
+
+    private static func copySupport(of store: URL, to target: String) throws {
+        let support = StoreFiles(store).support
+        guard FileOperations.exists(support) else { return }
+        let targetSupport = StoreFiles.supportFolder(of: target)
+        do {
+            try FileManager.default.copyItem(atPath: support, toPath: targetSupport)
+        } catch {
+            throw MoltError(
+                .fileWriteUnknown, "cannot copy the store's external data: \(error.localizedDescription)",
+                location: SourceLocation(file: support))
+        }
     }
 
     /// Removes a copy made by ``copy(_:to:logger:)``, with its companions and external data.

@@ -62,6 +62,8 @@ public final class SQLiteStore {
         self.isReadOnly = readOnly
         let path = url.path
         try Self.checkIsSQLiteFile(at: url)
+        // A log from another store is refused before SQLite sees it (``StoreLog``).
+        if !(unchanging && CompanionFiles(of: url).all.isEmpty) { try StoreLog.requireOwn(url) }
         if readOnly, !unchanging, CompanionFiles(of: url).journal != nil {
             Self.rollBackInterruptedWrite(at: url, logger: logger)
         }
@@ -125,6 +127,12 @@ public final class SQLiteStore {
         let folder = url.deletingLastPathComponent().path
         guard access(url.path, W_OK) == 0, access(folder, W_OK) == 0 else { return .immutable }
         return .readWrite
+    }
+
+    /// The journal mode the file's header records: "wal" when bytes 18 and 19 are 2 (WAL
+    /// mode), otherwise "delete" (a rollback journal). Read without opening the database.
+    public static func journalMode(ofFile url: URL) -> String {
+        headerSaysWAL(url) ? "wal" : "delete"
     }
 
     /// Whether the file's header says WAL mode (bytes 18 and 19 are 2).
