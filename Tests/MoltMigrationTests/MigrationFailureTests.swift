@@ -241,7 +241,9 @@ struct MigrationFailureTests {
         let url = try MigrationFixtures.blogStore(in: folder)
         let writer = try SQLiteConnection(path: url.path, mode: .readWrite)
         try writer.execute("BEGIN IMMEDIATE")
-        let error = #expect(throws: MoltError.self) { try blog(url).run() }
+        var options = MigrationOptions()
+        options.inUseWait = 0.2
+        let error = #expect(throws: MoltError.self) { try blog(url, options: options).run() }
         #expect(error?.message.contains("another process has the store open") == true, "\(String(describing: error))")
         try writer.execute("ROLLBACK")
     }

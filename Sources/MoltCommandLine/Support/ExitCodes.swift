@@ -47,7 +47,7 @@ enum ExitCodes {
         Kind(
             exit: dataError,
             meaning:
-                "bad input data: malformed XML or JSON, an invalid model or mapping, a file that is not a store, a seed or objects breaking the model's rules, a policy that failed",
+                "bad input data: malformed XML or JSON, an invalid model or mapping, a file that is not a store, a -wal that is not the store's, a seed or objects breaking the model's rules, a policy that failed",
             errors: [
                 .fileReadCorruptFile, .propertyListReadCorrupt, .coderReadCorrupt, .coderInvalidValue,
                 .persistentStoreInvalidType, .invalidModel, .migration, .entityMigrationPolicy, .constraintConflict,

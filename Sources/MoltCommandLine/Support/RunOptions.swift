@@ -33,7 +33,20 @@ struct RunOptions: ParsableArguments {
             valueName: "refuse|keep|drop"))
     var unknownTables: UnknownTablesArgument = .refuse
 
+    @Option(
+        name: .customLong("in-use-wait"),
+        help: ArgumentHelp(
+            "Before a migration into a new file, wait up to SECONDS for other processes to close a store in WAL mode (an app, a reader); one that keeps it open stops the run with \"in use\" (exit code 74), naming it.",
+            valueName: "seconds"))
+    var inUseWait: Double = 10
+
     @OptionGroup var lock: LockOptions
+
+    func validate() throws {
+        if !(inUseWait >= 0 && inUseWait.isFinite) {
+            throw ValidationError("--in-use-wait takes a number of seconds, 0 or more")
+        }
+    }
 
     /// The settings the run is made with.
     var migrationOptions: MigrationOptions {
@@ -41,6 +54,7 @@ struct RunOptions: ParsableArguments {
         options.backup = backup
         options.dryRun = dryRun
         options.unknownContents = unknownTables.contents
+        options.inUseWait = inUseWait
         return options
     }
 
