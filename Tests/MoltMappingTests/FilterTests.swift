@@ -140,6 +140,26 @@ struct FilterTests {
         #expect(objects.plan.isFullySQL, "\(filter): plan \(objects.plan)")
     }
 
+    @Test(
+        "the longest chains the parser takes (2,000 operators) run in SQL, as the same rows as in memory",
+        arguments: [
+            (0..<2001).map { "views == \($0 * 7)" }.joined(separator: " OR "),
+            (0..<2001).map { "views != \($0 * 3 + 1)" }.joined(separator: " AND "),
+            (0..<600).map { "(views == \($0) OR priority == \($0 % 100) AND isDraft == YES)" }
+                .joined(separator: " OR "),
+        ])
+    func longChains(filter: String) throws {
+        let fixture = Self.fixture
+        let expression = try ExpressionParser().parse(filter)
+        let objects = try FilteredObjects(
+            store: try fixture.store, entity: "Article", filter: expression, variables: [:])
+        var viaPlan: [ObjectID] = []
+        while let batch = try objects.nextBatch() { viaPlan += batch.map(\.id) }
+        #expect(objects.plan.isFullySQL)
+        #expect(viaPlan == (try fixture.inMemory(filter, variables: [:])))
+        #expect(!viaPlan.isEmpty)
+    }
+
     @Test("a filter keeping 1% of the rows reads 1% of them")
     func readsOnlyMatches() throws {
         let objects = try FilteredObjects(

@@ -47,11 +47,9 @@ public enum PredicateSQLTranslator {
                 residual.append(part)
             }
         }
-        let condition =
-            translated.isEmpty
-            ? nil
-            : SQLCondition(
-                sql: translated.map(\.sql).joined(separator: " AND "), bindings: translated.flatMap(\.bindings))
+        // Joined as a balanced tree, as chains inside are (``Translator/balanced(_:word:)``).
+        let joined = translated.isEmpty ? nil : Translator.balanced(translated[...], word: "AND")
+        let condition = joined.map { SQLCondition(sql: $0.sql, bindings: $0.bindings) }
         let rest = residual.dropFirst().reduce(residual.first) { combined, next in
             combined.map { MappingExpression(.and($0, next), offset: $0.offset) }
         }
@@ -59,8 +57,7 @@ public enum PredicateSQLTranslator {
     }
 
     static func conjuncts(of expression: MappingExpression) -> [MappingExpression] {
-        if case .and(let lhs, let rhs) = expression.kind { return conjuncts(of: lhs) + conjuncts(of: rhs) }
-        return [expression]
+        Translator.chain(expression, and: true)
     }
 }
 
@@ -92,10 +89,17 @@ private struct Translator {
         switch expression.kind {
         case .truePredicate, .constant(.bool(true)): return SQLPart(sql: "1", bindings: [])
         case .falsePredicate, .constant(.bool(false)): return SQLPart(sql: "0", bindings: [])
-        case .and(let lhs, let rhs), .or(let lhs, let rhs):
-            guard let left = translate(lhs), let right = translate(rhs) else { return nil }
-            let word = if case .and = expression.kind { "AND" } else { "OR" }
-            return SQLPart(sql: "(\(left.sql) \(word) \(right.sql))", bindings: left.bindings + right.bindings)
+        case .and, .or:
+            // A chain of one operator (`a OR b OR c …`, up to the 2,000 the parser allows) as
+            // a balanced tree: SQLite's parser overflows its stack at about 90 nested brackets,
+            // and its expression depth is capped at 1,000.
+            let isAnd = if case .and = expression.kind { true } else { false }
+            var parts: [SQLPart] = []
+            for operand in Self.chain(expression, and: isAnd) {
+                guard let part = translate(operand) else { return nil }
+                parts.append(part)
+            }
+            return Self.balanced(parts[...], word: isAnd ? "AND" : "OR")
         case .not(let operand):
             guard let inner = translate(operand) else { return nil }
             return SQLPart(sql: "(NOT \(inner.sql))", bindings: inner.bindings)
@@ -104,6 +108,32 @@ private struct Translator {
         default:
             return nil
         }
+    }
+
+    /// The operands of a chain of one operator (`AND` or `OR`), in order: the parser builds
+    /// `a OR b OR c` leaning left, so the walk is a loop down the left side, not a recursion.
+    static func chain(_ expression: MappingExpression, and isAnd: Bool) -> [MappingExpression] {
+        var operands: [MappingExpression] = []
+        var pending = [expression]
+        while let next = pending.popLast() {
+            switch next.kind {
+            case .and(let lhs, let rhs) where isAnd, .or(let lhs, let rhs) where !isAnd:
+                pending.append(rhs)
+                pending.append(lhs)
+            default:
+                operands.append(next)
+            }
+        }
+        return operands
+    }
+
+    /// `parts` joined by `word`, bracketed as a balanced tree (depth log2 of the count).
+    static func balanced(_ parts: ArraySlice<SQLPart>, word: String) -> SQLPart {
+        if parts.count == 1 { return parts[parts.startIndex] }
+        let middle = parts.startIndex + parts.count / 2
+        let left = balanced(parts[..<middle], word: word)
+        let right = balanced(parts[middle...], word: word)
+        return SQLPart(sql: "(\(left.sql) \(word) \(right.sql))", bindings: left.bindings + right.bindings)
     }
 
     func operand(_ expression: MappingExpression) -> Operand? {
