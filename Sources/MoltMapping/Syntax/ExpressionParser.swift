@@ -18,10 +18,11 @@
 ///              | $variable | key ("." key)* | "(" expression ")" | "{" [expression ("," expression)*] "}"
 ///              | name[":"] "(" arguments ")" | FUNCTION(target, "selector", …) | TERNARY(c, a, b)
 ///              | CAST(x, "NSDate" | "NSNumber" | "NSString" | "NSDecimalNumber")
-/// key         := name | #name | @count | @sum | @avg | @min | @max
+/// key         := name | #name | #"any name" | @count | @sum | @avg | @min | @max
 /// ```
 ///
-/// Keywords are case-insensitive; a key that is a keyword is written `#key`. Text longer than
+/// Keywords are case-insensitive; a key that is a keyword is written `#key`, and a key that is
+/// not a plain name (`x]y`, `first name`) as a string after `#`: `#"x]y"`. Text longer than
 /// ``maximumLength`` characters, nested deeper than ``maximumDepth`` or chaining more than
 /// ``maximumLinks`` operators is refused.
 public struct ExpressionParser {

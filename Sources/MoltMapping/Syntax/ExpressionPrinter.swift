@@ -101,13 +101,24 @@ enum ExpressionPrinter {
         }
     }
 
-    /// A key as written in a key path: `#word` for keywords and names that are not plain names.
+    /// A key as written in a key path: a plain name as it is, `#word` for a keyword, a
+    /// collection operator (`@count`) as it is, and any other name as `#"name"` (a bracket, a
+    /// space, a dot, a leading digit: whatever a model allows).
     static func key(_ name: String) -> String {
-        if name.hasPrefix("@") { return name }
+        if CollectionOperator(rawValue: name) != nil { return name }
         let plain =
-            name.first.map { $0 == "_" || $0.isLetter } == true
+            name.first.map { $0 == "_" || ($0.isLetter && !Self.isMark($0)) } == true
             && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
-        return plain && !Keywords.isKeyword(name) ? name : "#" + name
+        guard plain else { return "#" + quoted(name) }
+        return Keywords.isKeyword(name) ? "#" + name : name
+    }
+
+    /// A lone combining mark, which the lexer does not take to start a name.
+    private static func isMark(_ c: Character) -> Bool {
+        switch c.unicodeScalars.first?.properties.generalCategory {
+        case .nonspacingMark?, .spacingMark?, .enclosingMark?: true
+        default: false
+        }
     }
 
     /// A string literal: double quotes, with JSON's escapes (which the lexer reads back).

@@ -120,6 +120,16 @@ struct Lexer {
         if isIdentifierStart(c) {
             return Token(kind: .identifier(identifier()), offset: start)
         }
+        // `#"any name"`: a key whose name is not a plain name (a bracket, a space, a dot in it),
+        // as a string with JSON's escapes.
+        if c == "#", index + 1 < characters.count, let quote = characters[index + 1].unicodeScalars.first,
+            quote == "\"" || quote == "'"
+        {
+            index += 1
+            let name = try string(quote: quote)
+            guard !name.isEmpty else { throw SyntaxError("\"#\" must be followed by a name", offset: start) }
+            return Token(kind: .escapedIdentifier(name), offset: start)
+        }
         if c == "$" || c == "#" {
             index += 1
             guard index < characters.count, isIdentifierStart(characters[index]) else {

@@ -5,9 +5,11 @@ public import MoltCore
 /// Errors (the model cannot be used): duplicate entity or property names, a missing parent
 /// entity or a cycle of parents, a relationship to an unknown entity, an inverse that does not
 /// exist or does not point back, bad counts, a stored attribute of a type that cannot be stored,
-/// uniqueness constraints, fetch indexes or configurations naming unknown things.
+/// uniqueness constraints, fetch indexes or configurations naming unknown things, a property
+/// called `self` (in any letter case).
 /// Warnings (Core Data accepts them): a relationship without an inverse, a default value that
-/// does not read as its attribute's type.
+/// does not read as its attribute's type, a property named like a method of NSObject or
+/// NSManagedObject (`description`, `entity`, … which Core Data's documentation forbids).
 ///
 /// With ``cloudKitRules``, CloudKit's rules too (``CloudKitRules``); for the entities they
 /// cover, their error about a relationship without an inverse replaces the warning.
@@ -116,6 +118,35 @@ private struct Run {
         }
     }
 
+    /// Core Data's rule: "a property name cannot be the same as any no-parameter method name of
+    /// NSObject or NSManagedObject" (NSPropertyDescription's documentation). `self` in any
+    /// letter case is an error: Key-Value Coding answers `self` with the object itself, and
+    /// predicates and mapping expressions read `SELF` in any case as the object. The methods an
+    /// app's objects answer most often are warned about.
+    mutating func checkReserved(_ name: String, in entity: Entity) {
+        let location = entity.attribute(named: name)?.location ?? entity.relationship(named: name)?.location
+        if name.lowercased() == "self" {
+            report(
+                .error,
+                "a property cannot be called \"\(name)\": Core Data and predicates read it as the object itself (NSObject's -self)",
+                at: location, entity: entity.name, property: name)
+        } else if Self.objectMethods.contains(name) {
+            report(
+                .warning,
+                "a property called \"\(name)\" is the name of a method of NSObject or NSManagedObject, which Core Data does not allow; rename it",
+                at: location, entity: entity.name, property: name)
+        }
+    }
+
+    /// No-parameter methods of NSObject and NSManagedObject that property names collide with.
+    static let objectMethods: Set<String> = [
+        "description", "debugDescription", "hash", "class", "superclass", "isProxy", "retainCount", "zone", "copy",
+        "mutableCopy", "entity", "objectID", "managedObjectContext", "isInserted", "isUpdated", "isDeleted",
+        "isFault", "hasChanges", "hasPersistentChangedValues", "changedValues", "changedValuesForCurrentEvent",
+        "faultingState", "awakeFromFetch", "awakeFromInsert", "willSave", "didSave", "willTurnIntoFault",
+        "didTurnIntoFault", "prepareForDeletion",
+    ]
+
     mutating func checkProperties(of entity: Entity) {
         var names: [String: String] = [:]  // property name → entity that declares it
         let lineage = brokenLineage.contains(entity.name) ? [entity] : model.ancestors(of: entity).reversed() + [entity]
@@ -136,6 +167,9 @@ private struct Run {
                 }
                 names[name] = names[name] ?? owner.name
             }
+        }
+        for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+            checkReserved(name, in: entity)
         }
         for attribute in entity.attributes {
             if attribute.name.isEmpty {
