@@ -263,6 +263,16 @@ public final class SQLiteConnection {
             molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1), sql: "no checkpoint on close")
     }
 
+    /// Runs `body` with SQLite's defensive mode off, which every connection otherwise has on:
+    /// for the few statements of Molt's own that edit the schema table directly (SQLite's
+    /// documented procedure for schema changes that leave every stored row as it is). Never
+    /// for SQL that comes from a file.
+    public func withoutDefensiveMode<T>(_ body: () throws -> T) throws -> T {
+        try check(molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 0), sql: "defensive mode off")
+        defer { _ = molt_sqlite_db_config_flag(handle, SQLITE_DBCONFIG_DEFENSIVE, 1) }
+        return try body()
+    }
+
     /// The journal mode in use (`wal`, `delete`, …), lowercased.
     public func journalMode() throws -> String {
         try scalar("PRAGMA journal_mode")?.textValue?.lowercased() ?? "unknown"

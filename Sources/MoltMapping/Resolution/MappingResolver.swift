@@ -204,14 +204,29 @@ public struct MappingResolver: @unchecked Sendable {
     /// The entity mappings that make objects of `destinationEntity` (or a sub-entity) from
     /// objects of `sourceEntity` (or a sub-entity).
     public func mappingsProducing(_ destinationEntity: String, from sourceEntity: String) -> [EntityMapping] {
-        mappingModel.entityMappings.filter { candidate in
+        let producers = resolved.producers { makeProducers() }
+        return (producers[destinationEntity] ?? []).filter { $0.sourceKinds.contains(sourceEntity) }.map {
+            mappingModel.entityMappings[$0.index]
+        }
+    }
+
+    /// For each destination entity, the mappings (by index, in order) that make its objects or
+    /// its sub-entities' objects, with the source entities each reads (its own and their
+    /// ancestors): worked out once, so a model of thousands of entities is not walked for
+    /// every relationship.
+    private func makeProducers() -> [String: [ResolvedMappings.Producer]] {
+        var producers: [String: [ResolvedMappings.Producer]] = [:]
+        for (index, candidate) in mappingModel.entityMappings.enumerated() {
             guard [.copy, .transform, .custom].contains(candidate.kind),
                 let candidateSource = candidate.sourceEntityName.flatMap({ source.entity(named: $0) }),
                 let candidateDestination = candidate.destinationEntityName.flatMap({ destination.entity(named: $0) })
-            else { return false }
-            return source.entity(candidateSource, isKindOf: sourceEntity)
-                && destination.entity(candidateDestination, isKindOf: destinationEntity)
+            else { continue }
+            let sourceKinds = Set([candidateSource.name] + source.ancestors(of: candidateSource).map(\.name))
+            for kind in [candidateDestination.name] + destination.ancestors(of: candidateDestination).map(\.name) {
+                producers[kind, default: []].append(.init(index: index, sourceKinds: sourceKinds))
+            }
         }
+        return producers
     }
 
     /// The source property a destination property maps from, by the mapping model's rule for
@@ -265,8 +280,27 @@ package enum MappingResolverTestHooks {
 
 /// What a ``MappingResolver`` has worked out, by entity mapping, shared by its copies.
 private final class ResolvedMappings: @unchecked Sendable {
+    /// A mapping that makes objects of a destination entity, and the source entities it reads.
+    struct Producer {
+        var index: Int
+        var sourceKinds: Set<String>
+    }
+
     private let lock = NSLock()
     private var byName: [String: (mapping: EntityMapping, resolved: ResolvedEntityMapping)] = [:]
+    private var producersByKind: [String: [Producer]]?
+
+    func producers(_ make: () -> [String: [Producer]]) -> [String: [Producer]] {
+        lock.lock()
+        let known = producersByKind
+        lock.unlock()
+        if let known { return known }
+        let made = make()
+        lock.lock()
+        producersByKind = made
+        lock.unlock()
+        return made
+    }
 
     func value(for mapping: EntityMapping, _ make: () -> ResolvedEntityMapping) -> ResolvedEntityMapping {
         lock.lock()

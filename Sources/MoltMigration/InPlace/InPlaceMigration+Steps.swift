@@ -63,15 +63,16 @@ extension InPlaceMigration {
         }
         let existing = Set(
             try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].textValue })
+        // Every kept table's new columns in one change of the schema (``ColumnAdditions``).
+        try ColumnAdditions.apply(
+            plan.tables.compactMap { table in
+                guard case .keep(let name, let additions, _) = table else { return nil }
+                return (name, additions.map { ColumnAdditions.Column(name: $0.column.name, type: $0.column.type) })
+            }, on: connection)
         for table in plan.tables {
             try step(table.name)
             switch table {
             case .keep(let name, let additions, let deletedKinds):
-                for (column, _) in additions {
-                    try connection.execute(
-                        "ALTER TABLE main.\(SQL.identifier(name)) ADD COLUMN \(SQL.identifier(column.name)) \(column.type)"
-                    )
-                }
                 let fills = additions.compactMap { addition in
                     addition.value.map { "\(SQL.identifier(addition.column.name)) = \($0)" }
                 }

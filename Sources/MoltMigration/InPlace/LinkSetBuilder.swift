@@ -9,6 +9,27 @@ struct LinkSetBuilder {
     let destination: StoreLayout
     let correspondences: [EntityCorrespondence]
     let entityNumbers: [Int: Int]
+    /// For each destination entity, the correspondences (by index, in order) whose destination
+    /// is that entity or one of its sub-entities.
+    private let byKind: [String: [Int]]
+
+    init(
+        source: StoreLayout, destination: StoreLayout, correspondences: [EntityCorrespondence],
+        entityNumbers: [Int: Int]
+    ) {
+        self.source = source
+        self.destination = destination
+        self.correspondences = correspondences
+        self.entityNumbers = entityNumbers
+        var byKind: [String: [Int]] = [:]
+        for (index, correspondence) in correspondences.enumerated() {
+            guard let entity = destination.model.entity(named: correspondence.destination.name) else { continue }
+            for kind in [entity.name] + destination.model.ancestors(of: entity).map(\.name) {
+                byKind[kind, default: []].append(index)
+            }
+        }
+        self.byKind = byKind
+    }
 
     func build() throws -> [LinkSet] {
         var sets: [LinkSet] = []
@@ -42,10 +63,8 @@ struct LinkSetBuilder {
     /// relationship is new (owners of entities that did not have it start with no links).
     private func sourceOf(_ link: RelationshipLayout) throws -> RelationshipLayout? {
         var found: RelationshipLayout?
-        for correspondence in correspondences
-        where destination.model.entity(named: correspondence.destination.name).map({
-            destination.model.entity($0, isKindOf: link.declaringEntity)
-        }) == true {
+        for index in byKind[link.declaringEntity] ?? [] {
+            let correspondence = correspondences[index]
             guard let origin = correspondence.relationshipSources[link.relationship.name] ?? nil else { continue }
             if let found, Self.key(found) != Self.key(origin) {
                 throw InPlaceObstacle(
@@ -119,11 +138,7 @@ struct LinkSetBuilder {
 
     /// Source entity numbers of migrated objects that become `entity` or a sub-entity.
     private func kinds(ofKindOf entity: String) -> [Int] {
-        correspondences.filter { correspondence in
-            destination.model.entity(named: correspondence.destination.name).map {
-                destination.model.entity($0, isKindOf: entity)
-            } ?? false
-        }.map(\.source.number)
+        (byKind[entity] ?? []).map { correspondences[$0].source.number }
     }
 
     /// Whether the links can stay as stored: same storage (tables and columns), the same

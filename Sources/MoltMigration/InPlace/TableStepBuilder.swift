@@ -9,7 +9,8 @@ import MoltStore
 /// A table stays when it has the same name and rows (no object moves to another table, entity
 /// numbers unchanged; objects of removed entities are deleted) and every column it had keeps
 /// its meaning: attributes copied as they are, relationship columns of links that do not
-/// change. New columns are added with `ALTER TABLE … ADD COLUMN` and filled with an
+/// change. New columns are added as `ALTER TABLE … ADD COLUMN` adds them (all tables in one
+/// schema change, ``ColumnAdditions``) and filled with an
 /// `UPDATE`. Anything else is rebuilt with SQLite's table-rebuild steps.
 struct TableStepBuilder {
     /// What a destination column holds.
@@ -30,6 +31,9 @@ struct TableStepBuilder {
     let linkSets: [LinkSet]
     let entityNumbers: [Int: Int]
     private var temporaryNames = 0
+    /// Each relationship's link set, by `Entity.relationship`: its number, and whether the
+    /// relationship is the set's forward side.
+    private let linkSetByKey: [String: (number: Int, forward: Bool)]
 
     init(
         source: StoreLayout, destination: StoreLayout, correspondences: [EntityCorrespondence],
@@ -41,6 +45,16 @@ struct TableStepBuilder {
         self.expressions = expressions
         self.linkSets = linkSets
         self.entityNumbers = entityNumbers
+        var byKey: [String: (number: Int, forward: Bool)] = [:]
+        for set in linkSets {
+            if byKey[LinkSetBuilder.key(set.forward)] == nil {
+                byKey[LinkSetBuilder.key(set.forward)] = (set.number, true)
+            }
+            if let inverse = set.inverse, byKey[LinkSetBuilder.key(inverse)] == nil {
+                byKey[LinkSetBuilder.key(inverse)] = (set.number, false)
+            }
+        }
+        linkSetByKey = byKey
     }
 
     mutating func build() throws -> [InPlacePlan.TableStep] {
@@ -104,12 +118,7 @@ struct TableStepBuilder {
 
     /// The link set storing `link`, and whether `link` is its forward side.
     func linkSet(of link: RelationshipLayout) -> (Int, Bool)? {
-        let key = LinkSetBuilder.key(link)
-        for set in linkSets {
-            if LinkSetBuilder.key(set.forward) == key { return (set.number, true) }
-            if let inverse = set.inverse, LinkSetBuilder.key(inverse) == key { return (set.number, false) }
-        }
-        return nil
+        linkSetByKey[LinkSetBuilder.key(link)].map { ($0.number, $0.forward) }
     }
 
     func set(_ number: Int) -> LinkSet { linkSets[number - 1] }

@@ -33,8 +33,7 @@ extension ObjectModel {
 
     /// The entity's direct sub-entities, by name.
     public func subentities(of entity: Entity) -> [Entity] {
-        entities.filter { $0.parentName == entity.name && $0.name != entity.name }
-            .sorted { NameOrder.precedes($0.name, $1.name) }
+        subentities(named: entity.name)
     }
 
     /// The entity's descendants, depth first, each entity's sub-entities by name.

@@ -28,6 +28,8 @@ public struct ObjectModel: Sendable, Hashable {
     @NotCompared public private(set) var sourceFile: String? = nil
 
     private let indexByName: [String: Int]
+    /// Each entity's direct sub-entities (by offset in ``entities``), sorted by name.
+    private let childrenByParent: [String: [Int]]
 
     public init(
         entities: [Entity],
@@ -48,6 +50,19 @@ public struct ObjectModel: Sendable, Hashable {
             index[entity.name] = offset
         }
         self.indexByName = index
+        var children: [String: [Int]] = [:]
+        for (offset, entity) in entities.enumerated() {
+            guard let parent = entity.parentName, parent != entity.name else { continue }
+            children[parent, default: []].append(offset)
+        }
+        self.childrenByParent = children.mapValues { offsets in
+            offsets.sorted { NameOrder.precedes(entities[$0].name, entities[$1].name) }
+        }
+    }
+
+    /// The direct sub-entities of the entity called `name`, sorted by name.
+    func subentities(named name: String) -> [Entity] {
+        (childrenByParent[name] ?? []).map { entities[$0] }
     }
 
     /// The entity called `name`.
