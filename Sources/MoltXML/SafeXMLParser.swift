@@ -75,10 +75,18 @@ package struct SafeXMLParser {
         Self.refuseDeclarations(in: context)
 
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        let document: xmlDocPtr? = data.withUnsafeBytes { raw in
-            let base = raw.bindMemory(to: CChar.self).baseAddress
-            return xmlCtxtReadMemory(context, base, Int32(raw.count), file, nil, options)
-        }
+        // Fed through a read callback rather than as one block of memory: libxml2 then lets go of
+        // what it has parsed, and its limit on how far it looks ahead (10 MB without
+        // XML_PARSE_HUGE) applies to one token, not to the distance from the start of the file
+        // ("Huge input lookup" on valid files over 10 MB with long lines).
+        let input = Unmanaged.passRetained(XMLInput(data))
+        defer { input.release() }
+        let document: xmlDocPtr? = xmlCtxtReadIO(
+            context,
+            { context, buffer, length in
+                guard let context, let buffer, length >= 0 else { return -1 }
+                return Unmanaged<XMLInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, Int(length))
+            }, nil, input.toOpaque(), file, nil, options)
         defer { if let document { xmlFreeDoc(document) } }
 
         if var error = collector.firstError {
@@ -197,6 +205,26 @@ package struct SafeXMLParser {
     }
 }
 
+/// The bytes a parse reads, handed to libxml2 a piece at a time.
+private final class XMLInput {
+    private let data: Data
+    private var offset = 0
+
+    init(_ data: Data) {
+        self.data = data
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, _ length: Int) -> Int32 {
+        let count = min(length, data.count - offset)
+        guard count > 0 else { return 0 }
+        data.withUnsafeBytes { raw in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return Int32(count)
+    }
+}
+
 /// Collects libxml2's structured errors for one parse.
 final class XMLErrorCollector {
     let file: String
@@ -230,6 +258,12 @@ func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlEr
     if message.hasPrefix("Excessive depth in document") {
         message = "the document exceeds the maximum depth of 256 nested elements"
     }
+    var prefix = "\(collector.prefix): "
+    if message.contains("huge text node") || message.contains("Huge input lookup") {
+        // libxml2's limit on one text node, attribute value or token (10 MB): Molt's own.
+        prefix = ""
+        message = "a text or attribute value is more than the 10485760 bytes accepted"
+    }
     if let first = message.first { message = first.lowercased() + message.dropFirst() }
     var line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
     let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
@@ -240,7 +274,7 @@ func collectStructuredError(_ userData: UnsafeMutableRawPointer?, _ error: xmlEr
     }
     collector.record(
         MoltError(
-            .fileReadCorruptFile, "\(collector.prefix): \(message)",
+            .fileReadCorruptFile, prefix + message,
             location: SourceLocation(file: collector.file, line: line, column: column, element: element)))
 }
 

@@ -67,7 +67,7 @@ public struct MappingReader {
         } catch {
             return (nil, [Diagnostic(.error, "\(error)", location: SourceLocation(file: file))])
         }
-        var run = ReadRun(document: document, text: SourceText(file: file, text: String(decoding: data, as: UTF8.self)))
+        var run = ReadRun(document: document, text: SourceText(file: file, data: data))
         let model = run.model()
         return (model, run.diagnostics)
     }
