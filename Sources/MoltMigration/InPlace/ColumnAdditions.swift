@@ -1,5 +1,5 @@
 import Foundation
-import MoltSQLite
+package import MoltSQLite
 
 /// New columns for many tables at once, as one change of the schema rather than one
 /// `ALTER TABLE … ADD COLUMN` each.
@@ -14,14 +14,20 @@ import MoltSQLite
 /// content as it is ("Making Other Kinds Of Table Schema Changes"), inside the migration's
 /// transaction, so a failure rolls it all back. A database whose file format is older than 3
 /// (which `ADD COLUMN` would raise) gets the statements one by one.
-enum ColumnAdditions {
-    struct Column {
-        var name: String
-        var type: String
+package enum ColumnAdditions {
+    package struct Column {
+        package var name: String
+        package var type: String
+
+        package init(name: String, type: String) {
+            self.name = name
+            self.type = type
+        }
     }
 
     /// Adds `columns` to each table of `main`, inside the caller's transaction.
-    static func apply(_ additions: [(table: String, columns: [Column])], on connection: SQLiteConnection) throws {
+    package static func apply(_ additions: [(table: String, columns: [Column])], on connection: SQLiteConnection) throws
+    {
         let additions = additions.filter { !$0.columns.isEmpty }
         guard !additions.isEmpty else { return }
         guard try fileFormat(connection) >= 3 else {
@@ -67,7 +73,7 @@ enum ColumnAdditions {
         }
     }
 
-    static func statement(_ table: String, _ column: Column) -> String {
+    package static func statement(_ table: String, _ column: Column) -> String {
         "ALTER TABLE main.\(SQL.identifier(table)) ADD COLUMN \(SQL.identifier(column.name)) \(column.type)"
     }
 
