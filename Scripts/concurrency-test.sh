@@ -157,6 +157,14 @@ reader_loop() { # kind store stop out scenario
   done
 }
 
+# The files in a store's folder other than the store and its -wal and -shm, on one line.
+left_beside() { # folder
+  (cd "$1" && for f in * .[!.]*; do
+    [[ -e $f ]] || continue
+    case "$f" in Contacts.sqlite | Contacts.sqlite-wal | Contacts.sqlite-shm) ;; *) echo "$f" ;; esac
+  done) | tr '\n' ' '
+}
+
 # Runs round $1 and prints one line: scenario mode writers outcome [failure...].
 one_round() {
   local n=$1
@@ -275,10 +283,7 @@ one_round() {
     { fail "the final dump failed: $(head -c 300 "$dir/final.err")"; return; }
   cmp -s "$dir/final.json" "$work/v$(target_of "$scenario").json" || { fail "the store is not the new version"; return; }
   local extra
-  extra=$(cd "$dir/store" && for f in * .[!.]*; do
-    [[ -e $f ]] || continue
-    case "$f" in Contacts.sqlite | Contacts.sqlite-wal | Contacts.sqlite-shm) ;; *) echo "$f" ;; esac
-  done | tr '\n' ' ')
+  extra=$(left_beside "$dir/store")
   [[ -z $extra ]] || { fail "left beside the store: $extra"; return; }
   echo "$scenario $mode $writers ok migrated=1 already=$already busy=$busy dry=$dry recover=$recovered reads=$reads$counts"
   rm -rf "$dir"
@@ -354,25 +359,21 @@ PY
   if [[ $outcome == migrated && $seen != "$target" ]]; then fail "exit 0 but the store is $seen"; return; fi
   if [[ $outcome == refused && $seen == "$target" ]]; then fail "refused but the store is $seen"; return; fi
   local extra
-  extra=$(cd "$dir/store" && for f in * .[!.]*; do
-    [[ -e $f ]] || continue
-    case "$f" in Contacts.sqlite | Contacts.sqlite-wal | Contacts.sqlite-shm) ;; *) echo "$f" ;; esac
-  done | tr '\n' ' ')
+  extra=$(left_beside "$dir/store")
   [[ -z $extra ]] || { fail "left beside the store: $extra"; return; }
   echo "$scenario $mode ok $outcome commits=$commits $(sed 's/^app-writer: [0-9]* commits; //; s/ /_/g' "$dir/writer.out")"
   rm -rf "$dir"
 }
 
-IFS=, read -r -a scenario_list <<<"$scenarios"
-if [[ $app_writer == 1 ]]; then
-  [[ $scenarios == "inplace,copy,policy,upgrade" ]] && scenario_list=(copy policy upgrade)
-  say "seed $seed, $objects people, $rounds rounds beside an app writing, $jobs jobs"
+# Runs the rounds with `$1` (a function printing one line per round), $jobs at a time, into
+# $work/results; sets `total` and `failed`.
+run_rounds() {
   : >"$work/results"
-  n=0
+  local n=0 batch
   while ((n < rounds)); do
     batch=0
     while ((batch < jobs && n < rounds)); do
-      app_round "$n" >>"$work/results" 2>>"$work/shell.log" &
+      "$1" "$n" >>"$work/results" 2>>"$work/shell.log" &
       n=$((n + 1))
       batch=$((batch + 1))
     done
@@ -380,37 +381,36 @@ if [[ $app_writer == 1 ]]; then
   done
   total=$(wc -l <"$work/results")
   failed=$(grep -c ' FAIL ' "$work/results" || true)
+}
+
+# Prints the failed rounds, if any (their files are kept).
+print_failures() {
+  ((failed > 0)) || return 0
+  say "FAILURES ($failed):"
+  grep ' FAIL ' "$work/results" | sed 's/^/  /'
+  keep=1
+}
+
+IFS=, read -r -a scenario_list <<<"$scenarios"
+if [[ $app_writer == 1 ]]; then
+  [[ $scenarios == "inplace,copy,policy,upgrade" ]] && scenario_list=(copy policy upgrade)
+  say "seed $seed, $objects people, $rounds rounds beside an app writing, $jobs jobs"
+  run_rounds app_round
   say "rounds by scenario and journal mode: migrated (swapped) or refused (in use), and the app's commits:"
   awk '!/ FAIL / { k = $1 " " $2; n[k]++; o[k, $4]++; split($5, kv, "="); c[k] += kv[2] }
     END { for (k in n) printf "  %-15s %4d rounds: %4d migrated, %4d refused; %6d commits, every one in the store\n",
       k, n[k], o[k, "migrated"], o[k, "refused"], c[k] }' "$work/results" | sort
-  if ((failed > 0)); then
-    say "FAILURES ($failed):"
-    grep ' FAIL ' "$work/results" | sed 's/^/  /'
-    keep=1
-  fi
+  print_failures
   commits=$(awk '!/ FAIL / {split($5, kv, "="); s += kv[2]} END {print s + 0}' "$work/results")
   say "$total rounds beside an app, $failed failed, $commits commits kept; $(($(date +%s) - started)) s"
   ((failed == 0 && total == rounds))
   exit
 fi
 say "seed $seed, $objects people, $rounds rounds, $jobs jobs"
-: >"$work/results"
-n=0
-while ((n < rounds)); do
-  batch=0
-  while ((batch < jobs && n < rounds)); do
-    one_round "$n" >>"$work/results" 2>>"$work/shell.log" &
-    n=$((n + 1))
-    batch=$((batch + 1))
-  done
-  wait
-done
+run_rounds one_round
 
 # MARK: Summary
 
-total=$(wc -l <"$work/results")
-failed=$(grep -c ' FAIL ' "$work/results" || true)
 say "rounds by scenario and journal mode: the writers racing (one migrated in each round; the others"
 say "found nothing to do, were told another migration runs, dry-ran or recovered), and the reads by"
 say "the version they saw (the old one first):"
@@ -431,11 +431,7 @@ awk '!/ FAIL / {
       printf "  %-15s %4d rounds, %4d writers: %4d nothing to do, %4d told another runs, %3d dry runs, %3d recoveries; %6d reads:%s\n",
         k, n[k], w[k], s[k, "already"], s[k, "busy"], s[k, "dry"], s[k, "recover"], s[k, "reads"], line
     } }' "$work/results" | sort
-if ((failed > 0)); then
-  say "FAILURES ($failed):"
-  grep ' FAIL ' "$work/results" | sed 's/^/  /'
-  keep=1
-fi
+print_failures
 reads=$(awk '!/ FAIL / {for (i = 4; i <= NF; i++) if ($i ~ /^reads=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$work/results")
 say "$total rounds, $failed failed, $reads reads; $(($(date +%s) - started)) s"
 ((failed == 0 && total == rounds))

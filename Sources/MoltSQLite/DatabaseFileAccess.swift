@@ -134,6 +134,25 @@ public enum DatabaseFileAccess {
         deinit { close() }
     }
 
+    /// Whether another process holds a POSIX lock on `count` bytes of the file at `path` from
+    /// `start` (SQLite's locks: a database's lock bytes, its index's dead-man switch). A file
+    /// that cannot be opened to ask counts as locked; one that does not exist, as not.
+    ///
+    /// Closing the descriptor opened to ask drops every POSIX lock this process holds on that
+    /// file: ask only about files no connection of this process has open.
+    public static func isLockedElsewhere(_ path: String, from start: Int64, count: Int64) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno != ENOENT }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(start)
+        lock.l_len = off_t(count)
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
     /// Up to `count` bytes from the start of the file at `path`.
     public static func read(_ path: String, count: Int) throws -> [UInt8] {
         try withDescriptor(path) { descriptor in

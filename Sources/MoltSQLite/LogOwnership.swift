@@ -156,20 +156,8 @@ public enum LogOwnership {
     /// when one has, the log was looked at when it opened.
     private static func inUseElsewhere(_ path: String) -> Bool {
         if DatabaseFileAccess.isOpen(path) { return true }
-        return locked(path + "-shm", from: 128, count: 1) || locked(path, from: 0x4000_0000, count: 512)
-    }
-
-    private static func locked(_ path: String, from start: off_t, count: off_t) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = start
-        lock.l_len = count
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
-        return lock.l_type != Int16(F_UNLCK)
+        return DatabaseFileAccess.isLockedElsewhere(path + "-shm", from: 128, count: 1)
+            || DatabaseFileAccess.isLockedElsewhere(path, from: 0x4000_0000, count: 512)
     }
 
     // MARK: Remembered verdicts

@@ -174,34 +174,43 @@ struct LogOwnershipTests {
         try expectForeign(path, logOf: other, "is in neither the store's file")
     }
 
+    /// A copy of the database at `path` (its log too, when it has one) called `name`, changed by
+    /// `change` with its log kept: a later version of the same database.
+    func continued(_ path: String, as name: String, _ change: (SQLiteConnection) throws -> Void) throws -> String {
+        let copy = folder.path(name).path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        if FileManager.default.fileExists(atPath: path + "-wal") {
+            try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
+        }
+        let connection = try SQLiteConnection(path: copy, mode: .readWrite)
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try change(connection)
+        try connection.keepLogOnClose()
+        connection.close()
+        return copy
+    }
+
     @Test("the same database's log from another time, which does not fit its file, is refused")
     func otherTime() throws {
         let path = try database("a.sqlite", changes: 5)
-        // A copy of the same database that went on: many rows deleted and checkpointed, then
-        // more changes left in its log.
-        let later = folder.path("later.sqlite").path
-        try FileManager.default.copyItem(atPath: path, toPath: later)
-        try FileManager.default.copyItem(atPath: path + "-wal", toPath: later + "-wal")
-        let connection = try SQLiteConnection(path: later, mode: .readWrite)
-        try connection.execute("PRAGMA wal_autocheckpoint = 0; DELETE FROM item WHERE id % 2 = 0")
-        try connection.checkpoint(.truncate)
-        try connection.execute("UPDATE item SET label = label || ' again'; INSERT INTO item VALUES (100000, 'x', 1)")
-        try connection.keepLogOnClose()
-        connection.close()
+        // Many rows deleted and checkpointed, then more changes left in the log.
+        let later = try continued(path, as: "later.sqlite") { connection in
+            try connection.execute("DELETE FROM item WHERE id % 2 = 0")
+            try connection.checkpoint(.truncate)
+            try connection.execute(
+                "UPDATE item SET label = label || ' again'; INSERT INTO item VALUES (100000, 'x', 1)")
+        }
         try expectForeign(path, logOf: later, "damaged")
     }
 
     @Test("a log that names another database by its identity is refused")
     func otherIdentity() throws {
         let path = try database("a.sqlite", changes: 0)
-        // The same pages, another name: the log changes only the identity row.
-        let other = folder.path("other.sqlite").path
-        try FileManager.default.copyItem(atPath: path, toPath: other)
         try FileManager.default.removeItem(atPath: path + "-wal")
-        let connection = try SQLiteConnection(path: other, mode: .readWrite)
-        try connection.execute("PRAGMA wal_autocheckpoint = 0; UPDATE identity SET name = 'someone else'")
-        try connection.keepLogOnClose()
-        connection.close()
+        // The same pages, another name: the log changes only the identity row.
+        let other = try continued(path, as: "other.sqlite") { connection in
+            try connection.execute("UPDATE identity SET name = 'someone else'")
+        }
         try Data().write(to: URL(fileURLWithPath: path + "-wal"))
         try expectForeign(path, logOf: other, "another one: its name is someone else")
     }

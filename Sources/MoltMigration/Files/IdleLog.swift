@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MoltSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -54,8 +55,8 @@ enum IdleLog {
         return size
     }
 
-    /// Whether another process holds a lock on `count` bytes of `path` from `start`. A file
-    /// that cannot be opened to ask counts as locked; one that does not exist, as not.
+    /// Whether another process holds a lock on `count` bytes of `path` from `start`
+    /// (``/MoltSQLite/DatabaseFileAccess/isLockedElsewhere(_:from:count:)``).
     ///
     /// Closing the descriptor opened to ask drops every POSIX lock this process holds on the
     /// file, so this is asked only where SQLite could not tidy the files itself (a store this
@@ -63,15 +64,6 @@ enum IdleLog {
     /// connection to such a store open in the same process while recovering it would lose
     /// that connection's locks.
     static func locked(_ path: String, from start: off_t, count: off_t) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return errno != ENOENT }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = start
-        lock.l_len = count
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
-        return lock.l_type != Int16(F_UNLCK)
+        DatabaseFileAccess.isLockedElsewhere(path, from: Int64(start), count: Int64(count))
     }
 }
