@@ -1,6 +1,7 @@
 import Foundation
 import MoltCore
 import MoltMapping
+import MoltSQLite
 import MoltStore
 
 /// The SQL path of a heavyweight migration, when the run's plan chose it (``MigrationPlanner``).
@@ -18,8 +19,16 @@ extension HeavyweightMigration {
     /// plan chose (``MigrationPlanner``).
     func buildBySQL(at newPath: String, plan: InPlacePlan, report: inout MigrationReport, started: Date) throws {
         try removeStore(at: newPath)
-        // The store is locked and its log checkpointed (``SourceLock``): the main file is the whole store.
-        try FileOperations.copy(store.path, to: newPath)
+        if isDryRun {
+            // A dry run holds no lock and writes nothing of the store: the copy is read through
+            // a read-only connection, the store's log included.
+            let source = try SQLiteStore(at: store, readOnly: true, snapshot: true, logger: context.logger)
+            defer { source.connection.close() }
+            try source.connection.backup(into: newPath)
+        } else {
+            // The store is locked and out of WAL mode (``SourceLock``): the main file is the whole store.
+            try FileOperations.copy(store.path, to: newPath)
+        }
         let migration = InPlaceMigration(
             url: URL(fileURLWithPath: newPath), source: sourceModel, destination: destinationModel, plan: plan,
             options: options, context: context, role: .privateCopy)

@@ -180,7 +180,7 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
         // A dry run only reads the store, through read-only connections (``SourceLock``
         // changes its journal mode and holds its write lock): nothing of it is written.
         let lock = isDryRun ? nil : try SourceLock(store: store, wait: options.inUseWait, logger: logger)
-        let journalMode = try lock?.journalMode ?? SQLiteStore.journalMode(ofFile: store)
+        let journalMode = lock?.journalMode ?? SQLiteStore.journalMode(ofFile: store)
         let files = StoreFiles(store)
         let dryRunID = UUID().uuidString
         let newPath =
