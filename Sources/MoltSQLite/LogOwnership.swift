@@ -24,8 +24,8 @@ import Foundation
 ///    where the file alone does, and `identity` (a query naming the database: Core Data's
 ///    store UUID) answers the same with and without the log.
 ///
-/// A log that passes may still be another copy's of the same database with the same pages:
-/// no reading of the files can tell those apart.
+/// A log that passes may still be another copy's of the same database whose pages the file
+/// still fits (the same store on another day): nothing in the files tells those apart.
 public enum LogOwnership {
     public enum Verdict: Equatable, Sendable {
         /// No log, or none with a committed transaction in it.

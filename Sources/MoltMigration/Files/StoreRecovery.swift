@@ -17,7 +17,13 @@ import MoltStore
 ///   removed, with its companions, the external-data files it added (`ExternalDataJournal`)
 ///   and the backup name it may already have given the old store (`removeUnfinishedBackups(_:)`).
 /// - A finished swap removes the old store's external-data files the new store does not use.
+/// - A new store's own log that holds pages is never removed: folded into its new store
+///   before a swap is finished, or, left alone by an older Molt that renamed the file first,
+///   adopted by a store that is damaged without it or kept under a name of its own
+///   (``NewStoreLog``).
 /// - Left-over dry runs and partial backup copies are removed.
+/// - A log beside the store that is not its own stops recovery before anything is touched
+///   (``/MoltStore/StoreLog``).
 /// - A rollback journal left by a crash (an in-place migration's, or any other write's) is
 ///   rolled back, and a write-ahead log left by one is checkpointed into the store, so no
 ///   `-journal`, `-wal` or `-shm` is left beside a store nobody has open.
