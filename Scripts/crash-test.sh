@@ -412,7 +412,7 @@ fi
 if [[ $disk != 0 ]]; then
   # Limits around the new store's growth: the passes, the log moved into the file, the swap.
   percents="5 50 90 110 150"
-  [[ $disk == 2 ]] && percents="50 120"
+  [[ $disk == 2 ]] && percents="50 100 140"
   [[ $disk == 3 ]] && percents=$(seq 10 10 250)
   say "full disk (file-size limit, EFBIG):"
   for scenario in "${scenario_list[@]}"; do
