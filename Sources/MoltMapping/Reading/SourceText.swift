@@ -3,14 +3,15 @@ import Foundation
 /// The raw text of a file, for finding where an element's attribute value or content starts
 /// (libxml2 gives each element's line, not the position of its attribute values).
 ///
-/// Held as the file's UTF-8 bytes with the offset where each line starts: about the file's size
-/// in memory (a 60 MB mapping file took 1 GB as arrays of characters). Markup is ASCII, so it
+/// Held as the file's UTF-8 bytes (the caller's, shared) with the offset where each line starts
+/// (a 60 MB mapping file took 1 GB as arrays of characters). Markup is ASCII, so it
 /// is found byte by byte; columns are counted in characters, as an editor shows them, from the
 /// line's start or from the last position asked about on the same line, so reading the elements
 /// of a file in order stays linear even when the whole file is one line.
 final class SourceText: @unchecked Sendable {
     let file: String
-    private let bytes: [UInt8]
+    /// The file's bytes, shared with the caller's `Data` (not copied), indexed from 0.
+    private let bytes: Data
     /// The byte offset where each line starts (line 1 at index 0).
     private let lineStarts: [Int]
     /// The last start tag found for each element name and line: its ordinal on the line and the
@@ -21,7 +22,7 @@ final class SourceText: @unchecked Sendable {
 
     init(file: String, data: Data) {
         self.file = file
-        bytes = [UInt8](data)
+        bytes = data.startIndex == 0 ? data : Data(data)
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
         lineStarts = starts
