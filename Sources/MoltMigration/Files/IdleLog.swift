@@ -56,7 +56,7 @@ enum IdleLog {
     }
 
     /// Whether another process holds a lock on `count` bytes of `path` from `start`
-    /// (``/MoltSQLite/DatabaseFileAccess/isLockedElsewhere(_:from:count:)``).
+    /// (`DatabaseFileAccess.isLockedElsewhere`).
     ///
     /// Closing the descriptor opened to ask drops every POSIX lock this process holds on the
     /// file, so this is asked only where SQLite could not tidy the files itself (a store this

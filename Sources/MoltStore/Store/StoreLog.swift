@@ -3,7 +3,7 @@ internal import MoltCore
 package import MoltSQLite
 
 /// The store's write-ahead log (`Store.sqlite-wal`) checked to be its own before Molt opens
-/// the store in any way (``/MoltSQLite/LogOwnership``): SQLite would apply any log found
+/// the store in any way (`LogOwnership` (MoltSQLite)): SQLite would apply any log found
 /// beside a store, and the first connection to close would copy it into the store and delete
 /// it. A log from another store, found here, is refused with a clear error, and the store and
 /// its log are left exactly as they were. Core Data's store UUID (`Z_METADATA.Z_UUID`) is the
