@@ -12,8 +12,9 @@ internal import MoltStore
 /// 1. Leftovers of an interrupted migration are cleaned up (`StoreRecovery`).
 /// 2. The mapping is checked against both models; any error stops everything, as does a
 ///    policy no one registered.
-/// 3. The store is locked against other writers (`SourceLock`) and opened read-only with the
-///    source model (its entity hashes must match).
+/// 3. The store is locked against other writers until the swap (`SourceLock`: out of WAL
+///    mode, SQLite's write lock held) and opened read-only with the source model (its entity
+///    hashes must match). A dry run takes no lock and writes nothing of the store.
 /// 4. A new store is made beside it with the destination model, keeping the old store's UUID
 ///    and the app's own metadata keys.
 /// 5. Copy pass, relate pass, validate pass (see `CopyPass`, `RelatePass`, `ValidatePass`),
@@ -22,8 +23,9 @@ internal import MoltStore
 ///    split into several mapping models (Core Data's "multiple passes") runs copy, relate, its
 ///    policies' `performCustomValidation` and `end` for each model in order, into the same new
 ///    store; the destination store is validated once, after the last.
-/// 6. The new store is finished (journal mode restored, synced, closed) and swapped in
-///    (`StoreSwap`); a dry run deletes it instead.
+/// 6. The new store is completed (`NewStoreCompletion`: closed, its log moved into its file,
+///    the old store's journal mode, synced, checked with `quick_check`) and swapped in under the
+///    lock (`StoreSwap`); a dry run deletes it instead.
 ///
 /// Any failure (a policy that throws, failed validation, cancellation, a full disk) removes the
 /// new store and leaves the old one untouched; the error carries Core Data's code (134110
