@@ -182,3 +182,30 @@ struct UpgradeCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) != before, "only the upgrade to Birch changed it")
     }
 }
+
+/// The two inputs a new user mixes up, in `upgrade` and `verify`: usage errors (64) saying
+/// what is expected, before anything is read.
+@Suite(
+    "molt upgrade and verify given one file for a folder",
+    .enabled(if: Tool.available, "the molt executable was not built"))
+struct UpgradeInputMixUpTests {
+    let folder = TemporaryDirectory()
+    let bundle = Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld").path
+    let mappings = Fixtures.package("MappingModels/Blog").path
+
+    @Test("--mappings given one mapping file, and --models given one version", arguments: ["upgrade", "verify"])
+    func mixUps(command: String) throws {
+        let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))
+        let target = command == "upgrade" ? store.path : folder.url.path
+        let before = try Data(contentsOf: store)
+        let file = try Tool.run([command, target, "--models", bundle, "--mappings", mappings + "/Blog-to-Blog2.xml"])
+        #expect(file.status == 64, "\(file.stderr)")
+        #expect(file.stderr.contains("--mappings takes the folder of an app's mapping files"), "\(file.stderr)")
+        #expect(file.stderr.contains("molt migrate STORE --from MODEL --to MODEL --mapping"), "\(file.stderr)")
+        let version = try Tool.run([command, target, "--models", bundle + "/Blog.xcdatamodel", "--mappings", mappings])
+        #expect(version.status == 64, "\(version.stderr)")
+        #expect(version.stderr.contains("--models takes every version the store may be at"), "\(version.stderr)")
+        #expect(version.stderr.contains("Give the bundle it is in"), "\(version.stderr)")
+        #expect(try Data(contentsOf: store) == before)
+    }
+}

@@ -161,7 +161,7 @@ struct XcodeVersionNamesCommandTests {
                        discards 1 value of Post.legacyCode: no value of the mapping Post reads them
                        discards 3 links of Post.tags: neither the mapping Post nor a mapping of the other side keeps them
                        discards 2 Tag objects: the mapping RemoveTag removes them
-                  AppV2toV3.xcmappingmodel (App 2 → App 3): not used: not on the path from App 3 to App 4
+                  AppV2toV3.xcmappingmodel (App 2 → App 3): not used: it starts at App 2, before the store's version App 3
 
                 """)
         let dryRun = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--dry-run"])

@@ -77,6 +77,11 @@ struct Upgrade: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        // One version is enough only to go from the store's embedded model to it.
+        if !sourceModelFromStore { try source.requireEveryVersion() }
+    }
+
     func run() throws {
         let logger = global.bootstrap()
         try global.run(json: runOptions.json) {
@@ -88,7 +93,7 @@ struct Upgrade: ParsableCommand {
                 // A plan reads the store as it is now, through SQLite's locks, and takes no lock.
                 let upgrade = StoreUpgrade(
                     store: url, versions: versions, mappingFiles: files, unreadableMappingFiles: unreadable,
-                    order: order, to: source.to,
+                    skippedMappingFiles: inputs.skippedMappingFiles, order: order, to: source.to,
                     options: runOptions.migrationOptions, context: RunContext(logger: logger))
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 let planned = try upgrade.plan()
@@ -104,7 +109,7 @@ struct Upgrade: ParsableCommand {
             try runOptions.run(store, logger: logger) { context, held in
                 let upgrade = StoreUpgrade(
                     store: url, versions: versions, mappingFiles: files, unreadableMappingFiles: unreadable,
-                    order: order, to: source.to,
+                    skippedMappingFiles: inputs.skippedMappingFiles, order: order, to: source.to,
                     options: runOptions.migrationOptions, context: context)
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try perform(upgrade, waited: held.waited)

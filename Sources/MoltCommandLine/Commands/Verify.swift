@@ -66,6 +66,7 @@ struct Verify: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of stores, 1 or more") }
+        try source.requireEveryVersion()
     }
 
     func run() throws {

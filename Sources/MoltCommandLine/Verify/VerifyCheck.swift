@@ -118,8 +118,8 @@ struct VerifyCheck: Sendable {
     private func upgradeAndCheck(_ store: URL, fixture: VerifyFixture, result: inout VerifyResult) throws {
         let upgrade = StoreUpgrade(
             store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles,
-            unreadableMappingFiles: inputs.unreadableMappingFiles, order: inputs.order, to: destination,
-            context: RunContext(logger: logger))
+            unreadableMappingFiles: inputs.unreadableMappingFiles, skippedMappingFiles: inputs.skippedMappingFiles,
+            order: inputs.order, to: destination, context: RunContext(logger: logger))
         let report = try upgrade.run()
         result.from = report.storeVersion
         result.to = report.destination

@@ -60,15 +60,15 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
 
     public convenience init(
         store: URL, versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
-        unreadableMappingFiles: [UnreadableMappingFile] = [], order: VersionOrder = .automatic,
-        to destination: String? = nil, stages: [UpgradeStage] = [], options: MigrationOptions = MigrationOptions(),
-        context: RunContext = RunContext()
+        unreadableMappingFiles: [UnreadableMappingFile] = [], skippedMappingFiles: [UpgradeMappingFile] = [],
+        order: VersionOrder = .automatic, to destination: String? = nil, stages: [UpgradeStage] = [],
+        options: MigrationOptions = MigrationOptions(), context: RunContext = RunContext()
     ) {
         self.init(
             store: store,
             planner: UpgradePlanner(
                 versions: versions, mappingFiles: mappingFiles, unreadableMappingFiles: unreadableMappingFiles,
-                order: order, stages: stages),
+                skippedMappingFiles: skippedMappingFiles, order: order, stages: stages),
             to: destination, options: options, context: context, role: .whole)
     }
 

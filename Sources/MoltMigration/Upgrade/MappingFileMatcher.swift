@@ -3,20 +3,45 @@ internal import MoltCore
 internal import MoltMapping
 internal import MoltModel
 
-/// A mapping file with the two schemas it connects (indices into `UpgradeVersions.schemas`).
+/// A mapping file with the two schemas it connects (indices into `UpgradeVersions.schemas`),
+/// found once, by its hashes (``MappingFileMatcher``), and used by every later check.
 /// Several files between the same two versions are the passes of one step: `file` is the
 /// first, `passes` all of them in order.
 struct MatchedMappingFile {
     let file: UpgradeMappingFile
     let from: Int
     let to: Int
+    /// The version names the file declares (`source-model`, `destination-model`); nil when it
+    /// declares none. Two files between the same schemas that declare different versions (two
+    /// versions with the same hashes, or a file whose hashes say another version than its
+    /// name) are alternatives, not passes of one step.
+    let fromName: String?
+    let toName: String?
+    /// Whether the names it declares are names of the versions its hashes matched.
+    let namesAgree: Bool
     var passes: [UpgradeMappingFile]
 
-    init(file: UpgradeMappingFile, from: Int, to: Int) {
+    init(file: UpgradeMappingFile, from: Int, to: Int, versions: UpgradeVersions) {
         self.file = file
         self.from = from
         self.to = to
+        fromName = file.mapping.sourceModelName
+        toName = file.mapping.destinationModelName
+        namesAgree =
+            (fromName.map { versions.schemas[from].isNamed($0) } ?? true)
+            && (toName.map { versions.schemas[to].isNamed($0) } ?? true)
         passes = [file]
+    }
+
+    /// Whether `other` is another pass of this file's step: the same two schemas, and no
+    /// version name that differs.
+    func takes(_ other: MatchedMappingFile) -> Bool {
+        from == other.from && to == other.to && Self.compatible(fromName, other.fromName)
+            && Self.compatible(toName, other.toName)
+    }
+
+    private static func compatible(_ a: String?, _ b: String?) -> Bool {
+        a == nil || b == nil || a == b
     }
 }
 
@@ -31,6 +56,29 @@ struct MatchedMappingFile {
 /// the file is an error. The file must then pass ``MappingChecker`` against the two models.
 struct MappingFileMatcher {
     let versions: UpgradeVersions
+
+    /// What a file is to this upgrade: the versions it connects, or the reason it belongs to
+    /// another model (it records hashes no version has, and names versions this model does not
+    /// have: Core Data, looking through an app's mapping models, passes over it too).
+    enum Match {
+        case matched(MatchedMappingFile)
+        case elsewhere(reason: String)
+    }
+
+    func classify(_ file: UpgradeMappingFile) throws -> Match {
+        for source in [true, false] {
+            let declared = source ? file.mapping.sourceModelName : file.mapping.destinationModelName
+            if let declared, versions.schema(named: declared) == nil, candidates(of: file, source: source).isEmpty,
+                !recorded(file, source: source).isEmpty
+            {
+                return .elsewhere(
+                    reason:
+                        "made for another model: no version has the \(source ? "source" : "destination") hashes it records, and none is called \"\(declared)\""
+                )
+            }
+        }
+        return .matched(try match(file))
+    }
 
     func match(_ file: UpgradeMappingFile) throws -> MatchedMappingFile {
         let from = try side(of: file, source: true)
@@ -47,13 +95,12 @@ struct MappingFileMatcher {
                 recovery: "Run `molt check-mapping` on the file to see every problem; nothing was migrated.",
                 details: errors.map(\.description))
         }
-        return MatchedMappingFile(file: file, from: from, to: to)
+        return MatchedMappingFile(file: file, from: from, to: to, versions: versions)
     }
 
-    /// The schema one side of the file belongs to.
-    private func side(of file: UpgradeMappingFile, source: Bool) throws -> Int {
-        let label = source ? "source" : "destination"
-        let recorded: [(entity: String, hash: Data)] = file.mapping.entityMappings.compactMap { mapping in
+    /// The hashes one side of the file records, by entity.
+    private func recorded(_ file: UpgradeMappingFile, source: Bool) -> [(entity: String, hash: Data)] {
+        file.mapping.entityMappings.compactMap { mapping in
             if source, let entity = mapping.sourceEntityName, let hash = mapping.sourceVersionHash {
                 return (entity, hash)
             }
@@ -62,9 +109,21 @@ struct MappingFileMatcher {
             }
             return nil
         }
-        let byHashes = versions.schemas.indices.filter { index in
+    }
+
+    /// The schemas whose hashes are those one side of the file records.
+    private func candidates(of file: UpgradeMappingFile, source: Bool) -> [Int] {
+        let recorded = recorded(file, source: source)
+        return versions.schemas.indices.filter { index in
             recorded.allSatisfy { versions.schemas[index].hashes[$0.entity] == $0.hash }
         }
+    }
+
+    /// The schema one side of the file belongs to.
+    private func side(of file: UpgradeMappingFile, source: Bool) throws -> Int {
+        let label = source ? "source" : "destination"
+        let recorded = recorded(file, source: source)
+        let byHashes = candidates(of: file, source: source)
         let declared = source ? file.mapping.sourceModelName : file.mapping.destinationModelName
         if byHashes.count == 1 { return byHashes[0] }
         let location = SourceLocation(file: file.path)

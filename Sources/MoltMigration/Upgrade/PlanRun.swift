@@ -35,7 +35,18 @@ struct PlanRun {
         self.destinationName = destinationName
         self.storePath = storePath
         let matcher = MappingFileMatcher(versions: versions)
-        let matched = try planner.mappingFiles.map { try matcher.match($0) }
+        var matched: [MatchedMappingFile] = []
+        var elsewhere: [UnusedMappingFile] = []
+        for file in planner.mappingFiles {
+            switch try matcher.classify(file) {
+            case .matched(let match): matched.append(match)
+            case .elsewhere(let reason):
+                elsewhere.append(
+                    UnusedMappingFile(
+                        file: file, from: file.mapping.sourceModelName ?? "?",
+                        to: file.mapping.destinationModelName ?? "?", reason: reason))
+            }
+        }
         var stages: [(stage: UpgradeStage, from: Int, to: Int)] = []
         for stage in planner.stages {
             let from = versions.schemas.firstIndex(
@@ -71,7 +82,7 @@ struct PlanRun {
                     UnusedMappingFile(
                         file: file.file, from: name(file.from), to: name(file.to),
                         reason: "goes from \(name(file.from)) back to \(name(file.to))"))
-            } else if let index = usable.firstIndex(where: { $0.from == file.from && $0.to == file.to }) {
+            } else if let index = usable.firstIndex(where: { $0.takes(file) }) {
                 // Another file between the same two versions: a later pass of one step
                 // (Core Data's multiple passes), in the order the files are given.
                 usable[index].passes.append(file.file)
@@ -79,11 +90,53 @@ struct PlanRun {
                 usable.append(file)
             }
         }
+        chooseAmongAlternatives()
+        unusable += elsewhere
+        for file in planner.skippedMappingFiles {
+            let match = try? matcher.match(file)
+            unusable.append(
+                UnusedMappingFile(
+                    file: file, from: match.map { name($0.from) } ?? file.mapping.sourceModelName ?? "?",
+                    to: match.map { name($0.to) } ?? file.mapping.destinationModelName ?? "?",
+                    reason: "versions.txt skips it"))
+        }
         for stage in stages where relation.position(stage.from, stage.to) == .after {
             throw UpgradeErrors.stage(
                 stage.stage,
                 "it goes backwards: \(name(stage.to)) comes before \(name(stage.from)) in the version order")
         }
+    }
+
+    /// Keeps one step's files among several between the same two schemas that are not passes of
+    /// one step (they name different versions: two versions with the same hashes, or a file
+    /// whose hashes say another version than it names), by one rule: files whose names agree
+    /// with their hashes first, then the one from the version listed first among versions with
+    /// the same hashes, then the first file. The others are listed as not used, saying why.
+    private mutating func chooseAmongAlternatives() {
+        var chosen: [MatchedMappingFile] = []
+        for group in usable {
+            guard let index = chosen.firstIndex(where: { $0.from == group.from && $0.to == group.to }) else {
+                chosen.append(group)
+                continue
+            }
+            let (kept, dropped) = rank(group) < rank(chosen[index]) ? (group, chosen[index]) : (chosen[index], group)
+            chosen[index] = kept
+            let reason =
+                dropped.namesAgree
+                ? "\(kept.file.name) connects the same versions and is used (of files between versions with the same entity hashes, the one from the version listed first)"
+                : "its hashes say it goes from \(versions.schemas[dropped.from].description) to \(versions.schemas[dropped.to].description), not \(dropped.fromName ?? "?") to \(dropped.toName ?? "?") as it names; \(kept.file.name) connects those versions and is used"
+            for file in dropped.passes {
+                unusable.append(
+                    UnusedMappingFile(file: file, from: name(dropped.from), to: name(dropped.to), reason: reason))
+            }
+        }
+        usable = chosen
+    }
+
+    /// The order of preference of alternative files (lower first).
+    private func rank(_ file: MatchedMappingFile) -> (Int, Int) {
+        let names = versions.schemas[file.from].names
+        return (file.namesAgree ? 0 : 1, file.fromName.flatMap { names.firstIndex(of: $0) } ?? names.count)
     }
 
     /// Whether a mapping from `from` to `to` lies outside this upgrade's range of versions, by

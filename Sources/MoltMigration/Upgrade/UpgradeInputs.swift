@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+internal import MoltCore
 
 /// What an upgrade is given, read from where a team keeps it: the model versions (a
 /// `.xcdatamodeld` bundle or a folder of `.xcdatamodel` versions) and a folder of mapping files
@@ -17,6 +18,8 @@ public struct UpgradeInputs: Sendable {
     /// The folder's files that could not be read as mappings: an error only for an upgrade
     /// that may need them (see ``UnreadableMappingFile``).
     public let unreadableMappingFiles: [UnreadableMappingFile]
+    /// The folder's files `versions.txt` says never to use (`skip:` lines, ``SkippedFiles``).
+    public let skippedMappingFiles: [UpgradeMappingFile]
     /// The version order: `versions.txt` when the folder has one, else by name when
     /// `orderByName`, else worked out (``VersionOrder/automatic``).
     public let order: VersionOrder
@@ -26,6 +29,18 @@ public struct UpgradeInputs: Sendable {
     public init(
         models: URL, mappings: URL, orderByName: Bool = false, logger: Logger = LibraryLogger.make("molt.upgrade")
     ) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: mappings.path, isDirectory: &isFolder),
+            !isFolder.boolValue || mappings.pathExtension.lowercased() == "xcmappingmodel"
+        {
+            throw MoltError(
+                .fileReadCorruptFile,
+                "an upgrade takes the folder of an app's mapping files; this is one mapping file",
+                location: SourceLocation(file: mappings.path),
+                recovery:
+                    "Give the folder it is in, or migrate one step with it (HeavyweightMigration, `molt migrate --mapping`)."
+            )
+        }
         let orderFile = mappings.appendingPathComponent(VersionOrder.fileName)
         let hasOrderFile = FileManager.default.fileExists(atPath: orderFile.path)
         if hasOrderFile {
@@ -39,10 +54,13 @@ public struct UpgradeInputs: Sendable {
         versions = try UpgradeVersions(contentsOf: models)
         var (files, unreadable) = try UpgradeMappingFile.readFolderKeepingUnreadable(mappings, logger: logger)
         unreadableMappingFiles = unreadable
+        var skipped: [UpgradeMappingFile] = []
         if hasOrderFile {
+            (files, skipped) = try SkippedFiles.apply(try SkippedFiles.read(contentsOf: orderFile), to: files)
             files = try PassOrder.apply(try PassOrder.read(contentsOf: orderFile), to: files)
         }
         mappingFiles = files
+        skippedMappingFiles = skipped
     }
 }
 
@@ -54,7 +72,7 @@ extension StoreUpgrade {
     ) {
         self.init(
             store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles,
-            unreadableMappingFiles: inputs.unreadableMappingFiles, order: inputs.order, to: destination, stages: stages,
-            options: options, context: context)
+            unreadableMappingFiles: inputs.unreadableMappingFiles, skippedMappingFiles: inputs.skippedMappingFiles,
+            order: inputs.order, to: destination, stages: stages, options: options, context: context)
     }
 }

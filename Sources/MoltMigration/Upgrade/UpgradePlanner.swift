@@ -13,20 +13,33 @@ internal import MoltStore
 /// numbers: ``VersionNameSequence``), and otherwise only mapping files do (source before
 /// destination, transitively).
 ///
+/// Which files a plan may use, decided once per file:
+/// - A file's two versions are the schemas whose hashes it records (by name only where its
+///   hashes leave several), found once (`MappingFileMatcher`); every later check uses them.
+/// - Several files between the same two schemas that name the same versions (or none) are the
+///   passes of one step (Core Data's multiple passes), run in the order the files are given
+///   (``UpgradeMappingFile/readFolder(_:logger:)``: by name, numbers read as numbers, unless
+///   `versions.txt` lists them: `PassOrder`).
+/// - Files between the same two schemas that name different versions (two versions with the
+///   same hashes, or a file whose name says another version than its hashes) are alternatives:
+///   one is used, the one whose names agree with its hashes, then the one from the version
+///   listed first; the others are listed as not used, saying why.
+/// - A file that records hashes no version has and names versions this model does not have
+///   belongs to another model: it is listed as not used, as Core Data passes over it.
+/// - A file `versions.txt` skips (`skip: file.xml`, ``SkippedFiles``) is never used.
+///
 /// Rules, in order:
 /// 1. The store at the destination: nothing to do.
-/// 2. One mapping file from the store's version to the destination (and no stage in between):
-///    one heavyweight step. Several mapping files between the same two versions are the passes
-///    of one step (Core Data's multiple passes), run in the order the files are given
-///    (``UpgradeMappingFile/readFolder(_:logger:)``: by name, numbers read as numbers, unless
-///    `versions.txt` lists them: `PassOrder`).
+/// 2. One mapping file (or the passes of one step) from the store's version to the
+///    destination (and no stage in between): one heavyweight step.
 /// 3. The destination before the store's version: error 134530, nothing is migrated backwards.
 ///    A destination other than the current version whose place the order cannot tell is an
 ///    error asking for the order (it may lie behind the store).
 /// 4. Otherwise a walk from the store's version: at version C, stop first at the next stage's
 ///    `from` (a stage is always exactly one step, by its mapping file or by inference). Else,
 ///    of the mapping files starting at C and ending at or before that limit, take the one
-///    reaching furthest (a heavyweight step). Else migrate lightweight to the nearest version
+///    reaching furthest (a heavyweight step): with files A → B, B → C and A → C, a store at A
+///    goes A → C, one at B goes B → C. `versions.txt` can skip the direct file. Else migrate lightweight to the nearest version
 ///    where a mapping file starts or ends (never jumping over one, the staged-migration lesson),
 ///    or to the limit: in one step when inference allows it, otherwise, when the order is
 ///    total, in the fewest inferable steps through the versions in between (each time the
@@ -37,8 +50,10 @@ internal import MoltStore
 ///    error asking for the order (`versions.txt` or name order). With no mapping files at all
 ///    the store migrates in one lightweight step, as Core Data does.
 ///
-/// With a total order, a mapping file that goes backwards is never used (the plan lists it as
-/// not used).
+/// With a total order, a mapping file that goes backwards is never used. Every file a plan
+/// does not use is listed with why: backwards, the same hashes on both sides, an alternative,
+/// another model's, skipped, or off the path ("the path from A to D does not pass B", "the path
+/// goes from A to C with A-to-C.xml").
 ///
 /// ```swift
 /// let planner = UpgradePlanner(
@@ -57,15 +72,18 @@ public struct UpgradePlanner: Sendable {
     /// Files of the mappings folder that could not be read: each stops a plan that may need it
     /// (see ``UnreadableMappingFile``) and is listed as not used by any other.
     public let unreadableMappingFiles: [UnreadableMappingFile]
+    /// Files `versions.txt` says never to use (`skip:` lines): listed as not used, never a step.
+    public let skippedMappingFiles: [UpgradeMappingFile]
 
     public init(
         versions: UpgradeVersions, mappingFiles: [UpgradeMappingFile],
-        unreadableMappingFiles: [UnreadableMappingFile] = [], order: VersionOrder = .automatic,
-        stages: [UpgradeStage] = []
+        unreadableMappingFiles: [UnreadableMappingFile] = [], skippedMappingFiles: [UpgradeMappingFile] = [],
+        order: VersionOrder = .automatic, stages: [UpgradeStage] = []
     ) {
         self.versions = versions
         self.mappingFiles = mappingFiles
         self.unreadableMappingFiles = unreadableMappingFiles
+        self.skippedMappingFiles = skippedMappingFiles
         self.order = order
         self.stages = stages
     }
@@ -122,17 +140,40 @@ public struct UpgradePlanner: Sendable {
         let used = Set(steps.flatMap(\.mappingFiles))
         var unused = run.unusable + setAside
         if !steps.isEmpty {
-            for file in run.usable.flatMap({ group in group.passes.map { (file: $0, from: group.from, to: group.to) } })
-            where !used.contains(file.file) {
-                unused.append(
-                    UnusedMappingFile(
-                        file: file.file, from: run.name(file.from), to: run.name(file.to),
-                        reason: "not on the path from \(source.name) to \(destinationName)"))
+            for group in run.usable {
+                for file in group.passes where !used.contains(file) {
+                    unused.append(
+                        UnusedMappingFile(
+                            file: file, from: run.name(group.from), to: run.name(group.to),
+                            reason: Self.offPath(group, steps: steps, run: run)))
+                }
             }
         }
         return UpgradePlan(
             storeVersion: source, destination: destination, destinationName: destinationName, steps: steps,
             order: order, orderSource: order.source(for: versions), unusedMappingFiles: unused)
+    }
+
+    /// Why a file that no step uses is not on the path: the path does not pass its version, or
+    /// goes on from there another way (from a version, the file reaching furthest).
+    private static func offPath(_ file: MatchedMappingFile, steps: [UpgradeStep], run: PlanRun) -> String {
+        if run.relation.position(file.from, run.source) == .before {
+            return "it starts at \(run.name(file.from)), before the store's version \(run.name(run.source))"
+        }
+        if [.same, .after].contains(run.relation.position(file.from, run.destination)) {
+            return "it starts at \(run.name(file.from)), where the upgrade to \(run.destinationName) ends or beyond"
+        }
+        let from = run.versions.schemas[file.from]
+        guard let step = steps.first(where: { $0.from == from }) else {
+            return steps.contains(where: { $0.to == from }) && file.from != run.destination
+                ? "the path ends at \(run.name(file.from))"
+                : "the path from \(run.name(run.source)) to \(run.destinationName) does not pass \(run.name(file.from))"
+        }
+        let how =
+            step.mappingFiles.first.map { "with \($0.name)" }
+            ?? (step.kind == .lightweight ? "lightweight" : "")
+        return "the path goes from \(run.name(file.from)) to \(step.to.name) \(how)"
+            + (step.mappingFiles.isEmpty ? "" : " (from a version, the mapping file that reaches furthest)")
     }
 
     /// The unreadable files `steps` cannot need, as not used; throws the error of the first

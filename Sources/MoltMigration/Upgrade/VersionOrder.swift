@@ -32,12 +32,14 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads an explicit order: one version name per line, oldest first. Blank lines are
     /// skipped, and so is everything from a `#` to the end of its line (comments); spaces around
-    /// a name are trimmed. Lines that order passes (`PassOrder`) are not version names; a
+    /// a name are trimmed. Lines that order passes (`PassOrder`) or skip files (`skip:`,
+    /// ``SkippedFiles``) are not version names; a
     /// file that lists no version is ``automatic``.
     public static func read(contentsOf url: URL) throws -> VersionOrder {
         var names: [String] = []
         for (number, content) in try VersionsFile.lines(of: url)
-        where !content.lowercased().hasPrefix(PassOrder.prefix) {
+        where !content.lowercased().hasPrefix(PassOrder.prefix) && !content.lowercased().hasPrefix(SkippedFiles.prefix)
+        {
             if names.contains(content) {
                 throw MoltError(
                     .fileReadCorruptFile, "the version \"\(content)\" is listed twice",
