@@ -18,7 +18,7 @@ public struct UpgradeInputs: Sendable {
     /// The folder's files that could not be read as mappings: an error only for an upgrade
     /// that may need them (see ``UnreadableMappingFile``).
     public let unreadableMappingFiles: [UnreadableMappingFile]
-    /// The folder's files `versions.txt` says never to use (`skip:` lines, ``SkippedFiles``).
+    /// The folder's files `versions.txt` says never to use (`skip:` lines, `SkippedFiles`).
     public let skippedMappingFiles: [UpgradeMappingFile]
     /// The version order: `versions.txt` when the folder has one, else by name when
     /// `orderByName`, else worked out (``VersionOrder/automatic``).

@@ -26,7 +26,7 @@ internal import MoltStore
 ///   listed first; the others are listed as not used, saying why.
 /// - A file that records hashes no version has and names versions this model does not have
 ///   belongs to another model: it is listed as not used, as Core Data passes over it.
-/// - A file `versions.txt` skips (`skip: file.xml`, ``SkippedFiles``) is never used.
+/// - A file `versions.txt` skips (`skip: file.xml`, `SkippedFiles`) is never used.
 ///
 /// Rules, in order:
 /// 1. The store at the destination: nothing to do.

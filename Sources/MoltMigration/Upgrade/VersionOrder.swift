@@ -33,7 +33,7 @@ public enum VersionOrder: Sendable, Hashable, CustomStringConvertible {
     /// Reads an explicit order: one version name per line, oldest first. Blank lines are
     /// skipped, and so is everything from a `#` to the end of its line (comments); spaces around
     /// a name are trimmed. Lines that order passes (`PassOrder`) or skip files (`skip:`,
-    /// ``SkippedFiles``) are not version names; a
+    /// `SkippedFiles`) are not version names; a
     /// file that lists no version is ``automatic``.
     public static func read(contentsOf url: URL) throws -> VersionOrder {
         var names: [String] = []
