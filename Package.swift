@@ -189,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MoltModelTests",
-            dependencies: ["MoltModel", "MoltTestSupport"],
+            dependencies: ["MoltModel", "MoltTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

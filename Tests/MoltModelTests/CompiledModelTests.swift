@@ -169,7 +169,10 @@ struct CompiledModelTests {
                 == "the property is read-only, which Molt's models cannot express and which changes its version hash")
         #expect(
             try failure("title", "NSAttributeType", .integer(2100)).message
-                == "attribute type 2100 (a composite attribute) is not supported")
+                == "an attribute of type 2100 archived as NSAttributeDescription")
+        #expect(
+            try failure("title", "NSAttributeType", .integer(2200)).message
+                == "attribute type 2200 (a codable attribute) is not supported")
         #expect(try failure("title", "NSAttributeType", .integer(750)).message == "attribute type 750 is not supported")
         #expect(
             try failure("cover", "NSIsOptional", .bool(false)).message

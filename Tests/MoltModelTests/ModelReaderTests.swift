@@ -50,9 +50,13 @@ struct ModelReaderTests {
     @Test("every attribute type Xcode writes is read")
     func everyType() throws {
         let attributes = AttributeType.allCases.map { type in
-            "<attribute name=\"a\(type.versionHashCode)\" optional=\"YES\" transient=\"\(type.isPersistable ? "NO" : "YES")\" attributeType=\"\(type.rawValue)\"/>"
+            let composite = type == .composite ? " composite=\"C\"" : ""
+            return
+                "<attribute name=\"a\(type.versionHashCode)\" optional=\"YES\" transient=\"\(type.isPersistable ? "NO" : "YES")\" attributeType=\"\(type.rawValue)\"\(composite)/>"
         }.joined(separator: "\n")
-        let model = try read("<entity name=\"E\">\(attributes)</entity>")
+        let model = try read(
+            "<entity name=\"E\">\(attributes)</entity><composite name=\"C\"><attribute name=\"x\" attributeType=\"String\"/></composite>"
+        )
         #expect(model.entities[0].attributes.map(\.type) == AttributeType.allCases)
     }
 
@@ -123,7 +127,12 @@ struct ModelReaderTests {
                 "<entity name=\"E\"><relationship name=\"r\" destinationEntity=\"E\" deletionRule=\"Explode\"/></entity>",
                 "unknown deletion rule"
             ),
-            ("<compositeAttribute name=\"c\"/>", "composite attributes are not supported"),
+            ("<compositeAttribute name=\"c\"/>", "unknown element <compositeAttribute> in <model>"),
+            (
+                "<entity name=\"E\"><attribute name=\"a\" attributeType=\"Composite\"/></entity>",
+                "the composite attribute names no composite"
+            ),
+            ("<composite name=\"C\"><entity name=\"E\"/></composite>", "unknown element <entity> in <composite>"),
         ])
     func malformed(body: String, message: String) {
         let error = readError(body)

@@ -75,7 +75,7 @@ public enum InferenceCases {
     public static var inferable: [InferenceCase] { all.filter(\.comparesEngines) }
 
     public static let all: [InferenceCase] =
-        attributeCases + renameCases + relationshipCases + entityCases + hierarchyCases + typeCases
+        attributeCases + renameCases + relationshipCases + entityCases + hierarchyCases + typeCases + compositeCases
 
     // MARK: Attributes
 

@@ -119,7 +119,7 @@ public struct StoreSeeder: Sendable {
                         UInt8(index), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(truncatingIfNeeded: number)
                     )))
         case .uri: return .uri("https://example.com/\(attribute.name)/\(number)")
-        case .undefined, .objectID: return nil
+        case .undefined, .objectID, .composite: return nil
         }
     }
 }

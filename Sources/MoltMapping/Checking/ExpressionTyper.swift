@@ -168,6 +168,9 @@ struct ExpressionTyper {
                 let target = ValueType.object(relationship.destinationEntityName, side)
                 return relationship.isToMany ? .collection(target) : target
             }
+            if model.compositeAttribute(named: key, in: entity) != nil {
+                return .composite(entity: entityName, store: side, path: key)
+            }
             let names = (model.allAttributes(of: entity).map(\.name) + model.allRelationships(of: entity).map(\.name))
             report(
                 .error,
@@ -176,6 +179,25 @@ struct ExpressionTyper {
             return .unknown
         case .object(nil, _):
             return .unknown
+        case .composite(let entityName, let side, let path):
+            let model = side == .source ? source : destination
+            guard let entity = model.entity(named: entityName) else { return .unknown }
+            let full = path + "." + key
+            if let leaf = model.attribute(named: full, in: entity) { return ValueType(leaf.type) }
+            let below = model.allAttributes(of: entity).map(\.name).filter { $0.hasPrefix(path + ".") }
+            if below.contains(where: { $0.hasPrefix(full + ".") }) {
+                return .composite(entity: entityName, store: side, path: full)
+            }
+            var elements: [String] = []
+            for name in below {
+                let element = String(name.dropFirst(path.count + 1).prefix { $0 != "." })
+                if !elements.contains(element) { elements.append(element) }
+            }
+            report(
+                .warning,
+                "the composite \(entityName).\(path) has no element \"\(key)\", which reads as nil\(Suggestions.didYouMean(key, in: elements))",
+                offset)
+            return .null
         case .collection(let element):
             let inner = step(element, key, offset: offset)
             if case .collection = inner { return inner }

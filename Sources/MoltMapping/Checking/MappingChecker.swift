@@ -192,6 +192,10 @@ private struct CheckRun {
         let attributes = destination.allAttributes(of: destinationEntity)
         let relationships = destination.allRelationships(of: destinationEntity)
         for property in mapping.attributeMappings {
+            let prefix = property.name + "."
+            if attributes.contains(where: { $0.name.hasPrefix(prefix) }) {
+                continue  // a composite (or nested composite) mapped whole: each leaf is checked
+            }
             if let attribute = attributes.last(where: { $0.name == property.name }) {
                 if attribute.isTransient {
                     report(

@@ -9,6 +9,8 @@ indirect enum ValueType: Hashable, CustomStringConvertible {
     case object(String?, ObjectReference.Store)
     case collection(ValueType)
     case target(FunctionTarget)
+    /// A composite attribute (`path`: `home`, or `home.geo` when nested) of an entity's objects.
+    case composite(entity: String, store: ObjectReference.Store, path: String)
 
     var description: String {
         switch self {
@@ -27,6 +29,7 @@ indirect enum ValueType: Hashable, CustomStringConvertible {
         case .object(nil, let store): "objects of the \(store) store"
         case .collection(let element): "a collection of \(element)"
         case .target(let target): "$\(target.rawValue)"
+        case .composite(let entity, _, let path): "the composite \(entity).\(path)"
         }
     }
 
@@ -56,7 +59,7 @@ indirect enum ValueType: Hashable, CustomStringConvertible {
         case .binary, .transformable: self = .data
         case .uuid: self = .uuid
         case .uri: self = .uri
-        case .undefined, .objectID: self = .unknown
+        case .undefined, .objectID, .composite: self = .unknown
         }
     }
 }

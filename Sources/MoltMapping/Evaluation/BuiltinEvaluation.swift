@@ -164,7 +164,7 @@ enum Conversion {
         case .uuid(let uuid): return uuid.uuidString
         case .data(let data): return data.base64EncodedString()
         case .object(let reference): return reference.id.description
-        case .collection, .target:
+        case .collection, .target, .composite:
             throw EvaluationError("cannot turn \(value.kindName) into text", offset: offset)
         }
     }

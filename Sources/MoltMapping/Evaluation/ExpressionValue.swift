@@ -18,6 +18,9 @@ public enum ExpressionValue: Sendable, Hashable {
     case object(ObjectReference)
     /// A collection: a to-many relationship's objects, an aggregate, a key path through to-manys.
     case collection([ExpressionValue])
+    /// A composite attribute of an object (`path`: `home`, or `home.geo` for a nested one):
+    /// its elements are read with a key (`$source.home.city`).
+    case composite(ObjectReference, path: String)
     /// `$manager`, `$entityPolicy`, `$entityMapping`, `$propertyMapping`.
     case target(FunctionTarget)
 
@@ -36,6 +39,7 @@ public enum ExpressionValue: Sendable, Hashable {
         case .uri: "a URI"
         case .object: "an object"
         case .collection: "a collection"
+        case .composite: "a composite"
         case .target(let target): "$\(target.rawValue)"
         }
     }

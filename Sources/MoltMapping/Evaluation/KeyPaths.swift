@@ -35,6 +35,15 @@ enum KeyPaths {
             } catch {
                 throw EvaluationError("\(error)", offset: offset)
             }
+        case .composite(let reference, let path):
+            guard let resolver = context.resolver else {
+                throw EvaluationError("cannot read \"\(key)\": no store to read objects from", offset: offset)
+            }
+            do {
+                return try resolver.value(of: path + "." + key, on: reference)
+            } catch let error as MoltError {
+                throw EvaluationError(error.message, offset: offset)
+            }
         case .collection(let items):
             var result: [ExpressionValue] = []
             for item in items {

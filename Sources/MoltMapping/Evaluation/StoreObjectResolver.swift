@@ -163,6 +163,13 @@ public final class StoreObjectResolver: ObjectResolver {
         {
             return .null  // transient attributes are never stored
         }
+        let prefix = key + "."
+        if entity.attributes.contains(where: { $0.attribute.name.hasPrefix(prefix) }) {
+            return .composite(reference, path: key)  // its elements are read by key
+        }
+        if key.contains(".") {
+            return .null  // an element a composite does not have reads as nil, as in a dictionary
+        }
         throw MoltError(.migration, "\(entity.name) has no attribute or relationship \"\(key)\"")
     }
 }

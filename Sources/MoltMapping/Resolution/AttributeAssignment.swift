@@ -117,6 +117,8 @@ public enum AttributeAssignment {
             return .data(data)
         case .undefined, .objectID:
             throw refuse(" (the attribute is not stored)")
+        case .composite:
+            throw refuse(" (a composite is stored as its elements: map each one)")
         }
     }
 
@@ -175,7 +177,7 @@ public enum AttributeAssignment {
             if type == .uuid || type == .string { return nil }
         case .binary, .transformable:
             if type == .data { return nil }
-        case .undefined, .objectID:
+        case .undefined, .objectID, .composite:
             return nil
         }
         return (.error, "\(type) cannot be stored in a \(name) attribute")

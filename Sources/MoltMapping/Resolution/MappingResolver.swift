@@ -101,12 +101,16 @@ public struct MappingResolver: @unchecked Sendable {
         }
         var attributes: [ResolvedProperty] = []
         for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
-            let explicit = mapping.kind == .copy ? nil : mapping.attributeMapping(named: attribute.name)
+            let (explicit, elementPath) =
+                mapping.kind == .copy ? (nil, []) : Self.explicitMapping(of: attribute, in: mapping)
             switch explicit?.value {
             case .expression(let expression)?:
+                let value = elementPath.isEmpty ? expression : CompositePaths.element(of: expression, path: elementPath)
                 attributes.append(
                     ResolvedProperty(
-                        name: attribute.name, value: .expression(expression), origin: .explicit, mapping: explicit))
+                        name: attribute.name,
+                        value: .expression(CompositePaths.joined(value, model: source, entity: sourceEntity)),
+                        origin: .explicit, mapping: explicit))
                 continue
             case .noValue?:
                 attributes.append(
@@ -145,7 +149,9 @@ public struct MappingResolver: @unchecked Sendable {
             case .expression(let expression)?:
                 relationships.append(
                     ResolvedProperty(
-                        name: relationship.name, value: .expression(expression), origin: .explicit, mapping: explicit))
+                        name: relationship.name,
+                        value: .expression(CompositePaths.joined(expression, model: source, entity: sourceEntity)),
+                        origin: .explicit, mapping: explicit))
                 continue
             case .noValue?:
                 relationships.append(
@@ -253,6 +259,21 @@ public struct MappingResolver: @unchecked Sendable {
         if let found = candidates.first(where: { $0.name == name }) { return found.name }
         let canonical = renamingIdentifier ?? name
         return candidates.first { ($0.renamingIdentifier ?? $0.name) == canonical }?.name
+    }
+
+    /// The mapping file's value for a destination attribute: its own mapping, or for a
+    /// composite's leaf the mapping of the composite (or nested composite) that holds it, with
+    /// the leaf's path below it (`home` maps `home.city` as its value's `city`).
+    static func explicitMapping(of attribute: Attribute, in mapping: EntityMapping) -> (PropertyMapping?, [String]) {
+        if let own = mapping.attributeMapping(named: attribute.name) { return (own, []) }
+        guard attribute.isCompositeLeaf else { return (nil, []) }
+        var parts = attribute.name.split(separator: ".").map(String.init)
+        var below: [String] = []
+        while parts.count > 1 {
+            below.insert(parts.removeLast(), at: 0)
+            if let whole = mapping.attributeMapping(named: parts.joined(separator: ".")) { return (whole, below) }
+        }
+        return (nil, [])
     }
 
     static func sourceKeyPath(_ name: String) -> MappingExpression {

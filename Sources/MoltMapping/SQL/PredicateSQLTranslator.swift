@@ -271,7 +271,7 @@ private struct Translator {
         case .string, .uri: .text
         case .uuid: .uuid
         case .binary, .transformable: .bytes
-        case .undefined, .objectID: nil
+        case .undefined, .objectID, .composite: nil
         }
     }
 

@@ -56,7 +56,7 @@ struct DestinationColumns {
         switch type {
         case .integer16, .integer32, .integer64, .double, .float, .string, .boolean, .date, .binary, .uuid, .uri:
             return true
-        case .decimal, .transformable, .undefined, .objectID:
+        case .decimal, .transformable, .undefined, .objectID, .composite:
             return false
         }
     }

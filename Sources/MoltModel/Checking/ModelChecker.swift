@@ -6,7 +6,7 @@ public import MoltCore
 /// entity or a cycle of parents, a relationship to an unknown entity, an inverse that does not
 /// exist or does not point back, bad counts, a stored attribute of a type that cannot be stored,
 /// uniqueness constraints, fetch indexes or configurations naming unknown things, a property
-/// called `self` (in any letter case).
+/// called `self` (in any letter case), and every rule of ``CompositeRules``.
 /// Warnings (Core Data accepts them): a relationship without an inverse, a default value that
 /// does not read as its attribute's type, a property named like a method of NSObject or
 /// NSManagedObject (`description`, `entity`, … which Core Data's documentation forbids).
@@ -39,7 +39,7 @@ public struct ModelChecker {
             run.checkConstraintsAndIndexes(of: entity)
         }
         run.checkConfigurations()
-        return run.diagnostics + (cloudKitRules?.check(model) ?? [])
+        return run.diagnostics + CompositeRules().check(model) + (cloudKitRules?.check(model) ?? [])
     }
 
     /// Checks `model` and throws one error listing every error found; warnings are ignored.

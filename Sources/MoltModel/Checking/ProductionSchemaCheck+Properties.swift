@@ -5,11 +5,12 @@ internal import MoltCore
 /// Each production entity's own stored properties are looked up among the version's entity's
 /// properties, inherited ones included: a property moved to a parent entity is still on every
 /// record, and a change to an inherited property is reported once, on the entity declaring it
-/// in production. Transient properties are not synced, so they are no fields.
+/// in production. Transient properties are not synced, so they are no fields. A composite is
+/// compared leaf by leaf (each leaf is a field of its own).
 extension ProductionRun {
     mutating func compareAttributes(of old: Entity, with new: Entity) {
         let stored = version.allAttributes(of: new).filter { !$0.isTransient }
-        for attribute in old.attributes where !attribute.isTransient {
+        for attribute in production.storedAttributes(declaredBy: old) where !attribute.isTransient {
             let name = attribute.name
             guard let now = stored.last(where: { $0.name == name }) else {
                 attributeMissing(attribute, of: old, in: new)

@@ -30,7 +30,7 @@ public struct CompiledModelArchiver: Sendable {
     public func omissions(of model: ObjectModel) -> [String] {
         var omissions: [String] = []
         for entity in model.entities {
-            for attribute in entity.attributes {
+            for attribute in model.storedAttributes(declaredBy: entity) {
                 let name = "\(entity.name).\(attribute.name)"
                 if attribute.minimumValue != nil || attribute.maximumValue != nil {
                     omissions.append("\(name): its minimum and maximum (validation predicates)")
@@ -207,6 +207,13 @@ private struct EntityArchiving {
     }
 
     func write(_ attribute: Attribute, of entity: PropertyList) -> PropertyList {
+        write(attribute, of: entity, visiting: [])
+    }
+
+    /// An attribute; a composite attribute as `NSCompositeAttributeDescription` with its
+    /// elements (`NSCompositeElements`, each archived as an attribute of the same entity, a
+    /// nested composite as a composite), as Core Data archives it.
+    func write(_ attribute: Attribute, of entity: PropertyList, visiting: Set<String>) -> PropertyList {
         var fields = propertyFields(
             name: attribute.name, entity: entity, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
             isOrdered: false, renaming: attribute.renamingIdentifier, modifier: attribute.versionHashModifier,
@@ -229,6 +236,16 @@ private struct EntityArchiving {
         }
         fields["NSFlagsKey"] = .integer(Int64(flags))
         if attribute.isIndexed { fields["NSIsIndexed"] = .bool(true) }
+        if attribute.type == .composite {
+            var elements: [PropertyList] = []
+            if let name = attribute.compositeName, !visiting.contains(name),
+                let composite = model.composite(named: name)
+            {
+                elements = composite.attributes.map { write($0, of: entity, visiting: visiting.union([name])) }
+            }
+            fields["NSCompositeElements"] = builder.array(elements)
+            return builder.object("NSCompositeAttributeDescription", fields)
+        }
         guard attribute.isDerived else { return builder.object("NSAttributeDescription", fields) }
         if let expression = attribute.derivationExpression.flatMap(derivation) {
             fields["NSDerivationExpression"] = expression

@@ -8,6 +8,9 @@ extension CompiledModelArchiver {
         "NSDerivedAttributeDescription": [
             "NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject",
         ],
+        "NSCompositeAttributeDescription": [
+            "NSCompositeAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject",
+        ],
         "NSRelationshipDescription": ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
         "NSFetchedPropertyDescription": ["NSFetchedPropertyDescription", "NSPropertyDescription", "NSObject"],
         "NSKnownKeysDictionary1": [

@@ -87,6 +87,8 @@ final class CompiledModelContext {
     var entityNameSet: Set<String> = []
     /// The position of the model object.
     var modelIndex = -1
+    /// The composites met in composite attributes, in the order met (``CompositeNaming``).
+    var composites = CompositeNaming()
 
     init(archive: KeyedArchive, location: SourceLocation, limits: CompiledModelDecoder.Limits) {
         self.archive = archive
@@ -168,7 +170,7 @@ final class CompiledModelContext {
         try checkHierarchy(&entities, objects: objects.map(\.object))
         entities.sort { NameOrder.precedes($0.name, $1.name) }
         let model = ObjectModel(
-            entities: entities, configurations: try configurations(root),
+            entities: entities, configurations: try configurations(root), composites: composites.composites,
             versionIdentifiers: try versionIdentifiers(root))
         if let templates = try root.object("NSFetchRequestTemplates") {
             let count = try dictionaryEntries(templates, what: "the model's fetch request templates").count

@@ -40,6 +40,10 @@ public enum CompiledModelKeys {
         "NSFlagsKey", "NSMinValueName", "NSMaxValueName",
     ])
 
+    /// `NSCompositeAttributeDescription` (type 2100): an attribute and its elements. Read in
+    /// decompiled Core Data (iOS 18.2 and 26.1), not in a real store's archive.
+    public static let compositeAttribute: Set<String> = attribute.union(["NSCompositeElements"])
+
     /// `NSDerivedAttributeDescription`.
     public static let derivedAttribute: Set<String> = attribute.union([
         "NSDerivationExpression", "NSFilteringPredicate",

@@ -57,16 +57,24 @@ extension CompiledModelContext {
         )
     }
 
-    func attribute(_ object: ArchivedObject, name: String, entity: String) throws -> Attribute {
+    func attribute(_ object: ArchivedObject, name: String, entity: String, depth: Int = 0) throws -> Attribute {
         let isDerived = object.isKind(of: "NSDerivedAttributeDescription")
+        let isComposite = object.isKind(of: "NSCompositeAttributeDescription")
         try checkKeys(
-            object, isDerived ? CompiledModelKeys.derivedAttribute : CompiledModelKeys.attribute, what: "attribute",
-            entity: entity, property: name)
+            object,
+            isDerived
+                ? CompiledModelKeys.derivedAttribute
+                : isComposite ? CompiledModelKeys.compositeAttribute : CompiledModelKeys.attribute,
+            what: "attribute", entity: entity, property: name)
         let common = try commonParts(object, name: name, entity: entity)
         let code = try object.integer("NSAttributeType") ?? 0
         guard let type = AttributeType.allCases.first(where: { Int64($0.versionHashCode) == code }) else {
-            let kind = [2100: " (a composite attribute)", 2200: " (a codable attribute)"][code] ?? ""
+            let kind = [2200: " (a codable attribute)"][code] ?? ""
             throw unsupported("attribute type \(code)\(kind) is not supported", entity: entity, property: name)
+        }
+        guard isComposite == (type == .composite) else {
+            throw corrupt(
+                "an attribute of type \(code) archived as \(object.className)", entity: entity, property: name)
         }
         let flags = try AttributeFlags(object, context: self, entity: entity, property: name)
         if flags.isFileBackedFuture {
@@ -81,6 +89,10 @@ extension CompiledModelContext {
             renamingIdentifier: common.renaming, versionHashModifier: common.modifier, userInfo: common.userInfo)
         if type == .transformable {
             attribute.customClassName = nonEmpty(try object.string("NSAttributeValueClassName"))
+        }
+        if type == .composite {
+            attribute.compositeName = try compositeName(object, attribute: name, entity: entity, depth: depth)
+            return attribute
         }
         let owner = "\(entity).\(name)"
         attribute.defaultValue = try defaultValueText(object.value("NSDefaultValue"), type: type, owner: owner)
@@ -98,6 +110,37 @@ extension CompiledModelContext {
             }
         }
         return attribute
+    }
+
+    /// The name of the composite a composite attribute holds, read from its elements
+    /// (`NSCompositeElements`) and named as ``CompositeNaming`` names it. Nested composites
+    /// go at most ``CompiledModelDecoder/Limits/maximumExpressionDepth`` deep.
+    func compositeName(_ object: ArchivedObject, attribute name: String, entity: String, depth: Int) throws -> String {
+        guard depth < limits.maximumExpressionDepth else {
+            throw corrupt(
+                "composites nest more than \(limits.maximumExpressionDepth) deep", entity: entity, property: name)
+        }
+        var elements: [Attribute] = []
+        for (offset, value) in try self.elements(
+            object, "NSCompositeElements", what: "the elements of \(entity).\(name)"
+        )
+        .enumerated() {
+            try spend()
+            guard case .object(let element)? = value, element.isKind(of: "NSAttributeDescription") else {
+                throw corrupt(
+                    "element \(offset + 1) of the composite is not an attribute", entity: entity, property: name)
+            }
+            guard let elementName = try element.string("NSPropertyName"), !elementName.isEmpty else {
+                throw corrupt("element \(offset + 1) of the composite has no name", entity: entity, property: name)
+            }
+            guard !elements.contains(where: { $0.name == elementName }) else {
+                throw corrupt(
+                    "the composite has two elements called \"\(elementName)\"", entity: entity, property: name)
+            }
+            elements.append(
+                try attribute(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
+        }
+        return composites.name(forElements: elements, of: name)
     }
 
     /// A minimum or maximum: an integer for integer and string (length) attributes, a number

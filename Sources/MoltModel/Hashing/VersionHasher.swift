@@ -13,6 +13,7 @@ internal import MoltCore
 /// attribute    = SHA256(property ‖ i32 type code ‖ [0x01 external storage] ‖ [0x01 preserve after deletion])
 /// relationship = SHA256(property ‖ destination name ‖ [inverse name, unless its own inverse]
 ///                       ‖ i32 maxCount ‖ i32 minCount ‖ [u16 1 if ordered])
+/// composite    = SHA256(hashes of its non-transient leaves, ordered by their own names)
 /// entity       = SHA256(name ‖ u8 abstract ‖ [parent's entity hash]
 ///                       ‖ hashes of every non-transient attribute and relationship, inherited
 ///                         ones included, ordered by property name
@@ -50,6 +51,33 @@ public enum VersionHasher {
         bytes.append(attribute.type.versionHashCode)
         if attribute.allowsExternalBinaryDataStorage { bytes.append(UInt8(1)) }
         if attribute.preservesValueInHistoryOnDeletion { bytes.append(UInt8(1)) }
+        return bytes.sha256
+    }
+
+    /// An attribute's version hash in `model`: a composite attribute's is SHA-256 over the
+    /// hashes of its non-transient leaves (nested composites flattened), ordered by the leaves'
+    /// own names; the composite attribute's own name and flags are not part of it, as in Core
+    /// Data. Every other attribute's is ``hash(of:)-(Attribute)``.
+    public static func hash(of attribute: Attribute, in model: ObjectModel) -> Data {
+        guard attribute.type == .composite else { return hash(of: attribute) }
+        var leaves: [Attribute] = []
+        func collect(_ composite: Attribute, visiting: Set<String>) {
+            guard let name = composite.compositeName, !visiting.contains(name),
+                let definition = model.composite(named: name)
+            else { return }
+            for element in definition.attributes {
+                if element.type == .composite {
+                    collect(element, visiting: visiting.union([name]))
+                } else if !element.isTransient {
+                    leaves.append(element)
+                }
+            }
+        }
+        collect(attribute, visiting: [])
+        var bytes = Bytes()
+        for leaf in leaves.sorted(by: { NameOrder.precedes($0.name, $1.name) }) {
+            bytes.append(hash(of: leaf))
+        }
         return bytes.sha256
     }
 
@@ -114,7 +142,7 @@ public enum VersionHasher {
         let lineage = model.ancestors(of: entity).reversed() + [entity]
         for owner in lineage {
             for attribute in owner.attributes where !attribute.isTransient {
-                declared.append((attribute.name, hash(of: attribute)))
+                declared.append((attribute.name, hash(of: attribute, in: model)))
             }
             for relationship in owner.relationships where !relationship.isTransient {
                 declared.append((relationship.name, hash(of: relationship, declaredBy: owner.name)))

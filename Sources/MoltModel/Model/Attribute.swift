@@ -39,6 +39,9 @@ public struct Attribute: Sendable, Hashable {
     /// The version hash modifier (`versionHashModifier`).
     public var versionHashModifier: String?
     public var userInfo: [String: String]
+    /// The ``Composite`` a composite attribute (type ``AttributeType/composite``) holds, by name
+    /// (Xcode's `composite`). Nil for every other type.
+    public var compositeName: String?
     /// Where the attribute was read from. Not compared.
     @NotCompared public var location: SourceLocation? = nil
 
@@ -62,6 +65,7 @@ public struct Attribute: Sendable, Hashable {
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
         userInfo: [String: String] = [:],
+        compositeName: String? = nil,
         location: SourceLocation? = nil
     ) {
         self.name = name
@@ -83,10 +87,22 @@ public struct Attribute: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        self.compositeName = compositeName
         self.location = location
     }
 
     /// The identifier that stays the same across renames: the renaming identifier when set,
     /// otherwise the name.
     public var canonicalName: String { renamingIdentifier ?? name }
+
+    /// Whether the attribute is a composite's leaf as ``ObjectModel/allAttributes(of:)`` lists it:
+    /// its name is a path (`home.city`).
+    public var isCompositeLeaf: Bool { name.utf8.contains(UInt8(ascii: ".")) }
+
+    /// The attribute's own name: the last part of a leaf's path, otherwise the name. A leaf's
+    /// column is named from it, as Core Data names it.
+    public var ownName: Substring {
+        guard let dot = name.lastIndex(of: ".") else { return name[...] }
+        return name[name.index(after: dot)...]
+    }
 }

@@ -15,6 +15,10 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case uri = "URI"
     case transformable = "Transformable"
     case objectID = "ObjectID"
+    /// A composite attribute (iOS 17 and later; SwiftData's `Codable` struct properties): a group
+    /// of attributes (its elements) declared once at model level as a ``Composite`` and named
+    /// by ``Attribute/compositeName``. It has no column of its own: each leaf has one.
+    case composite = "Composite"
 
     /// Core Data's numeric code for the type (`NSAttributeType`), which goes into the
     /// attribute's version hash.
@@ -35,11 +39,12 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .uri: 1200
         case .transformable: 1800
         case .objectID: 2000
+        case .composite: 2100
         }
     }
 
     /// Whether values of this type can be stored in a store (Undefined and ObjectID exist
-    /// only as transient attributes).
+    /// only as transient attributes). A composite is stored through its leaves.
     public var isPersistable: Bool {
         self != .undefined && self != .objectID
     }

@@ -59,7 +59,7 @@ public enum DefaultValueReading {
             return UUID(uuidString: trimmed).map(ModelScalar.uuid)
         case .uri:
             return trimmed.isEmpty ? nil : .uri(trimmed)
-        case .binary, .transformable, .undefined, .objectID:
+        case .binary, .transformable, .undefined, .objectID, .composite:
             return nil
         }
     }

@@ -51,9 +51,11 @@ extension ObjectModel {
         return result
     }
 
-    /// The entity's attributes including inherited ones, the root's first.
+    /// The entity's attributes as stored, including inherited ones, the root's first: each
+    /// composite attribute stands as its leaves, named by their paths (`home.city`; see
+    /// ``storedAttributes(declaredBy:)``). ``declaredAttributes(of:)`` keeps composites whole.
     public func allAttributes(of entity: Entity) -> [Attribute] {
-        (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
+        (ancestors(of: entity).reversed() + [entity]).flatMap(storedAttributes(declaredBy:))
     }
 
     /// The entity's relationships including inherited ones, the root's first.
@@ -61,7 +63,7 @@ extension ObjectModel {
         (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
     }
 
-    /// The attribute called `name`, own or inherited.
+    /// The stored attribute called `name`, own or inherited (a composite's leaf by its path).
     public func attribute(named name: String, in entity: Entity) -> Attribute? {
         allAttributes(of: entity).last { $0.name == name }
     }

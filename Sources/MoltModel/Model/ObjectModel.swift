@@ -15,6 +15,8 @@ public struct ObjectModel: Sendable, Hashable {
     /// The entities in the order the model file lists them.
     public let entities: [Entity]
     public let configurations: [Configuration]
+    /// The composites that composite attributes use, in the order the model file lists them.
+    public let composites: [Composite]
     /// Core Data's version identifiers (Xcode's `userDefinedModelVersionIdentifier`).
     public let versionIdentifiers: [String]
     /// Whether the model's Default configuration is marked "Used with CloudKit" in Xcode
@@ -28,12 +30,14 @@ public struct ObjectModel: Sendable, Hashable {
     @NotCompared public private(set) var sourceFile: String? = nil
 
     private let indexByName: [String: Int]
+    private let compositeIndexByName: [String: Int]
     /// Each entity's direct sub-entities (by offset in ``entities``), sorted by name.
     private let childrenByParent: [String: [Int]]
 
     public init(
         entities: [Entity],
         configurations: [Configuration] = [],
+        composites: [Composite] = [],
         versionIdentifiers: [String] = [],
         usedWithCloudKit: Bool = false,
         name: String? = nil,
@@ -41,6 +45,7 @@ public struct ObjectModel: Sendable, Hashable {
     ) {
         self.entities = entities
         self.configurations = configurations
+        self.composites = composites
         self.versionIdentifiers = versionIdentifiers
         self.usedWithCloudKit = usedWithCloudKit
         self.name = name
@@ -50,6 +55,11 @@ public struct ObjectModel: Sendable, Hashable {
             index[entity.name] = offset
         }
         self.indexByName = index
+        var compositeIndex: [String: Int] = [:]
+        for (offset, composite) in composites.enumerated() where compositeIndex[composite.name] == nil {
+            compositeIndex[composite.name] = offset
+        }
+        self.compositeIndexByName = compositeIndex
         var children: [String: [Int]] = [:]
         for (offset, entity) in entities.enumerated() {
             guard let parent = entity.parentName, parent != entity.name else { continue }
@@ -68,6 +78,11 @@ public struct ObjectModel: Sendable, Hashable {
     /// The entity called `name`.
     public func entity(named name: String) -> Entity? {
         indexByName[name].map { entities[$0] }
+    }
+
+    /// The composite called `name`.
+    public func composite(named name: String) -> Composite? {
+        compositeIndexByName[name].map { composites[$0] }
     }
 
     /// The entity names, in ascending order (byte order of their UTF-8, as Core Data sorts them).

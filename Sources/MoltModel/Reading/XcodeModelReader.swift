@@ -32,6 +32,7 @@ public struct XcodeModelReader {
         let context = Context(document: document)
         var entities: [Entity] = []
         var configurations: [Configuration] = []
+        var composites: [Composite] = []
         for child in root.children {
             switch child.name {
             case "entity":
@@ -40,15 +41,15 @@ public struct XcodeModelReader {
                 configurations.append(try context.configuration(child))
             case "fetchRequest", "elements":
                 break  // model-level fetch request templates; diagram layout
-            case "compositeAttribute":
-                throw context.error(child, "composite attributes are not supported")
+            case "composite":
+                composites.append(try context.composite(child))
             default:
                 throw context.error(child, "unknown element <\(child.name)> in <model>")
             }
         }
         let identifiers = root[attribute: "userDefinedModelVersionIdentifier"].map { [$0] } ?? []
         return ObjectModel(
-            entities: entities, configurations: configurations, versionIdentifiers: identifiers,
+            entities: entities, configurations: configurations, composites: composites, versionIdentifiers: identifiers,
             usedWithCloudKit: try context.flag(root, "usedWithCloudKit"), name: name, sourceFile: document.file)
     }
 }
@@ -165,8 +166,32 @@ private struct Context {
             renamingIdentifier: text(element, "elementID"),
             versionHashModifier: text(element, "versionHashModifier"),
             location: location(element))
+        attribute.compositeName = text(element, "composite")
+        if type == .composite, attribute.compositeName == nil {
+            throw error(
+                element, "the composite attribute names no composite (its composite attribute is missing)",
+                entity: entity, property: name)
+        }
         attribute.userInfo = try propertyUserInfo(element, entity: entity, property: name)
         return attribute
+    }
+
+    /// A model-level `<composite name="…">` (Xcode 15 and later) and its `<attribute>` elements.
+    /// Errors name the composite where they would name an entity.
+    func composite(_ element: ParsedElement) throws -> Composite {
+        let name = try required(element, "name")
+        var composite = Composite(name: name, attributes: [], location: location(element))
+        for child in element.children {
+            switch child.name {
+            case "attribute":
+                composite.attributes.append(try attribute(child, entity: name))
+            case "userInfo":
+                break  // the composite's own user info: not part of any schema
+            default:
+                throw error(child, "unknown element <\(child.name)> in <composite>", entity: name)
+            }
+        }
+        return composite
     }
 
     func relationship(_ element: ParsedElement, entity: String) throws -> Relationship {

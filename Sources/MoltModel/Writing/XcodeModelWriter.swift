@@ -11,7 +11,8 @@ internal import MoltXML
 /// regular expression, external storage, preserve after deletion, value transformer, custom
 /// class, derivation, indexed, scalar type, renaming identifier, modifier, user info),
 /// relationships (destination, inverse, to-many, ordered, optional, transient, counts, delete
-/// rule, renaming identifier, modifier, user info), fetched properties, configurations, the
+/// rule, renaming identifier, modifier, user info), composites (`<composite>` beside the
+/// entities, and each composite attribute's `composite`), fetched properties, configurations, the
 /// "Used with CloudKit" marks (of the model and of configurations) and the version identifier. Xcode keeps one version identifier: a model with several gets
 /// the first. Text that XML cannot hold (control characters other than tab, line feed and
 /// carriage return) is an error naming the entity and property.
@@ -46,6 +47,9 @@ public struct XcodeModelWriter: Sendable {
         try xml.open("model", modelAttributes, depth: 0)
         for entity in model.entities {
             try write(entity, into: &xml)
+        }
+        for composite in model.composites {
+            try write(composite, into: &xml)
         }
         for configuration in model.configurations {
             try xml.open(
@@ -136,12 +140,22 @@ public struct XcodeModelWriter: Sendable {
         xml.close("entity", depth: 1)
     }
 
+    /// A model-level composite, beside the entities, as Xcode 15 writes it.
+    private func write(_ composite: Composite, into xml: inout XMLText) throws {
+        xml.entity = composite.name
+        xml.property = nil
+        try xml.open("composite", [("name", composite.name)], depth: 1)
+        for attribute in composite.attributes { try write(attribute, into: &xml) }
+        xml.close("composite", depth: 1)
+    }
+
     private func write(_ attribute: Attribute, into xml: inout XMLText) throws {
         xml.property = attribute.name
         let attributes: [(String, String?)] = [
             ("name", attribute.name), ("optional", flag(attribute.isOptional)),
             ("transient", flag(attribute.isTransient)), ("attributeType", attribute.type.rawValue),
-            ("defaultValueString", attribute.defaultValue), ("minValueString", attribute.minimumValue),
+            ("composite", attribute.compositeName), ("defaultValueString", attribute.defaultValue),
+            ("minValueString", attribute.minimumValue),
             ("maxValueString", attribute.maximumValue), ("regularExpressionString", attribute.regularExpression),
             ("allowsExternalBinaryDataStorage", flag(attribute.allowsExternalBinaryDataStorage)),
             ("preserveAfterDeletion", flag(attribute.preservesValueInHistoryOnDeletion)),

@@ -110,6 +110,8 @@ extension AttributeValue {
             return .uuid(uuid)
         case .undefined, .objectID:
             throw MoltError(.fileReadCorruptFile, "\(type.rawValue) attributes hold no stored values")
+        case .composite:
+            throw MoltError(.fileReadCorruptFile, "a composite is stored as its elements' values")
         }
     }
 }

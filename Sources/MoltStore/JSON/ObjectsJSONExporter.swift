@@ -58,9 +58,16 @@ public struct ObjectsJSONExporter {
     /// One object, indented for its place in the document.
     static func text(of object: StoredObject, layout: EntityLayout) -> String {
         var fields: [(String, String)] = [("@id", JSONText.quoted(object.id.description))]
+        var composites = CompositeJSON()
         for column in layout.attributes {
-            fields.append((column.attribute.name, object.attributes[column.attribute.name]?.jsonText ?? "null"))
+            let text = object.attributes[column.attribute.name]?.jsonText ?? "null"
+            if column.attribute.isCompositeLeaf {
+                composites.add(path: column.attribute.name, text: text)
+            } else {
+                fields.append((column.attribute.name, text))
+            }
         }
+        fields += composites.fields
         for link in layout.relationships {
             let name = link.relationship.name
             switch object.relationships[name] {

@@ -134,6 +134,18 @@ struct ImportRun {
                 localID = text
                 continue
             }
+            let leafPrefix = member.key + "."
+            if entity.attribute(named: member.key) == nil,
+                entity.attributes.contains(where: { $0.attribute.name.hasPrefix(leafPrefix) })
+            {
+                do {
+                    try CompositeJSON.flatten(
+                        member.value, at: member.key, leaves: entity.attributes.map(\.attribute.name), into: &byKey)
+                } catch let failure as MoltError {
+                    throw error(failure.message, line: member.value.line, entity: entity.name, property: member.key)
+                }
+                continue
+            }
             guard entity.attribute(named: member.key) != nil || entity.relationship(named: member.key) != nil else {
                 let known = (entity.attributes.map(\.attribute.name) + entity.relationships.map(\.relationship.name))
                     .sorted(by: NameOrder.precedes).joined(separator: ", ")

@@ -28,7 +28,7 @@ public enum AttributeStorage {
     }
 
     /// The declared column type for an attribute of `type`, or nil for types that are never
-    /// stored (Undefined, ObjectID).
+    /// stored (Undefined, ObjectID) and for composites (each leaf has its own column).
     public static func columnType(for type: AttributeType) -> String? {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
@@ -38,7 +38,7 @@ public enum AttributeStorage {
         case .string, .uri: "VARCHAR"
         case .uuid: uuidEncoding == .bytes ? "BLOB" : "VARCHAR"
         case .binary, .transformable: "BLOB"
-        case .undefined, .objectID: nil
+        case .undefined, .objectID, .composite: nil
         }
     }
 

@@ -85,7 +85,10 @@ struct LayoutBuilder {
     struct ColumnRequest {
         let group: Int
         let rank: Int  // 0 attribute, 1 key, 2 entity column, 3 order column
+        /// The property's name (a composite's, for its leaves).
         let property: String
+        /// A leaf's place in its composite; 0 for every other column.
+        var leafOrder = 0
         let entityNumber: Int
         var name: String
         let type: String
@@ -100,20 +103,25 @@ struct LayoutBuilder {
 
         for entity in hierarchy {
             let entityNumber = number(entity.name)
-            for attribute in entity.attributes.sorted(by: { NameOrder.precedes($0.name, $1.name) })
-            where !attribute.isTransient {
-                guard let type = AttributeStorage.columnType(for: attribute.type) else { continue }
-                let name = names.claim(ColumnNaming.column(forProperty: attribute.name))
-                columns[PropertyKey(entity: entity.name, property: attribute.name)] = name
-                requests.append(
-                    ColumnRequest(
-                        group: AttributeStorage.columnGroup(forColumnType: type), rank: 0, property: attribute.name,
-                        entityNumber: entityNumber, name: name, type: type))
-                if attribute.isIndexed {
-                    indexes.append(
-                        IndexLayout(
-                            name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
-                            columns: [name]))
+            // By name, a composite's leaves in its place (depth first, in element order), each
+            // column named from the leaf's own name.
+            let declared = entity.attributes.sorted(by: { NameOrder.precedes($0.name, $1.name) })
+            for top in declared where !top.isTransient {
+                let stored = top.type == .composite ? model.leaves(of: top) : [top]
+                for (leafOrder, attribute) in stored.enumerated() {
+                    guard let type = AttributeStorage.columnType(for: attribute.type) else { continue }
+                    let name = names.claim(ColumnNaming.column(forProperty: String(attribute.ownName)))
+                    columns[PropertyKey(entity: entity.name, property: attribute.name)] = name
+                    requests.append(
+                        ColumnRequest(
+                            group: AttributeStorage.columnGroup(forColumnType: type), rank: 0, property: top.name,
+                            leafOrder: leafOrder, entityNumber: entityNumber, name: name, type: type))
+                    if attribute.isIndexed {
+                        indexes.append(
+                            IndexLayout(
+                                name: indexNames.claim(ColumnNaming.index(table: table, column: name)), table: table,
+                                columns: [name]))
+                    }
                 }
             }
             for relationship in entity.relationships.sorted(by: { NameOrder.precedes($0.name, $1.name) })
@@ -169,6 +177,7 @@ struct LayoutBuilder {
             if a.rank == 3 || b.rank == 3, a.rank != b.rank { return b.rank == 3 }
             if a.property != b.property { return NameOrder.precedes(a.property, b.property) }
             if a.entityNumber != b.entityNumber { return a.entityNumber < b.entityNumber }
+            if a.leafOrder != b.leafOrder { return a.leafOrder < b.leafOrder }
             return a.rank < b.rank
         }
         let fixed = [
@@ -259,7 +268,7 @@ struct LayoutBuilder {
         var attributes: [AttributeColumn] = []
         var relationships: [RelationshipLayout] = []
         for owner in lineage {
-            for attribute in owner.attributes where !attribute.isTransient {
+            for attribute in model.storedAttributes(declaredBy: owner) where !attribute.isTransient {
                 if let column = columns[PropertyKey(entity: owner.name, property: attribute.name)] {
                     attributes.append(AttributeColumn(attribute: attribute, column: column))
                 }
