@@ -10,6 +10,8 @@ struct EmbeddedModelReport: Encodable {
         var parent: String?
         var isAbstract: Bool
         var attributes: Int
+        /// How many of the attributes are composites (SwiftData's struct properties).
+        var compositeAttributes: Int
         var relationships: Int
     }
 
@@ -37,7 +39,9 @@ struct EmbeddedModelReport: Encodable {
             entities = embedded.model.entities.map { entity in
                 EntityRow(
                     name: entity.name, parent: entity.parentName, isAbstract: entity.isAbstract,
-                    attributes: entity.attributes.count, relationships: entity.relationships.count)
+                    attributes: entity.attributes.count,
+                    compositeAttributes: entity.attributes.filter { $0.type == .composite }.count,
+                    relationships: entity.relationships.count)
             }
         } catch {
             self.error = (error as? MoltError)?.message ?? String(describing: error)
@@ -58,7 +62,9 @@ struct EmbeddedModelReport: Encodable {
             [["ENTITY", "PARENT", "ATTRIBUTES", "RELATIONSHIPS"]]
                 + entities.map { row in
                     [
-                        row.name + (row.isAbstract ? " (abstract)" : ""), row.parent ?? "-", String(row.attributes),
+                        row.name + (row.isAbstract ? " (abstract)" : ""), row.parent ?? "-",
+                        String(row.attributes)
+                            + (row.compositeAttributes > 0 ? " (\(row.compositeAttributes) composite)" : ""),
                         String(row.relationships),
                     ]
                 }
