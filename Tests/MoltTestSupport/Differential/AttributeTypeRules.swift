@@ -17,9 +17,10 @@ public enum AttributeTypeRules {
         integers.contains(type) || [.double, .float, .decimal].contains(type)
     }
 
-    /// Whether a default value is generated for `type` (Binary and Transformable have none).
+    /// Whether a default value is generated for `type` (Binary, Transformable and Composite
+    /// have none).
     public static func hasDefault(_ type: AttributeType) -> Bool {
-        ![.binary, .transformable].contains(type)
+        ![.binary, .transformable, .composite].contains(type)
     }
 
     /// A default value for `type`, as `defaultValueString` spells it.

@@ -169,6 +169,7 @@ final class SessionState: @unchecked Sendable {
         add("cases", true)
         add("inferred", result.differentialCase.isInferred)
         add("multi-pass", result.differentialCase.files.count > 1)
+        add("composites", !result.differentialCase.source.composites.isEmpty)
         add("reference failed", result.reference?.succeeded == false)
         for route in result.routes {
             guard let report = route.outcome.report else { continue }

@@ -14,11 +14,14 @@ public struct GeneratedAttribute: Sendable, Hashable {
     public var allowsExternalStorage: Bool
     /// `valueTransformerName` (Transformable attributes only).
     public var transformerName: String?
+    /// The composite a Composite attribute holds (`composite`).
+    public var composite: String?
 
     /// An attribute called `name` of `type`.
     public init(
         name: String, type: AttributeType, isOptional: Bool, defaultValue: String? = nil,
-        renamingIdentifier: String? = nil, allowsExternalStorage: Bool = false, transformerName: String? = nil
+        renamingIdentifier: String? = nil, allowsExternalStorage: Bool = false, transformerName: String? = nil,
+        composite: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -27,6 +30,7 @@ public struct GeneratedAttribute: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
         self.allowsExternalStorage = allowsExternalStorage
         self.transformerName = transformerName
+        self.composite = composite
     }
 
     /// The name this attribute had in the version before (its renaming identifier, else its name).
@@ -36,6 +40,7 @@ public struct GeneratedAttribute: Sendable, Hashable {
     public var xml: String {
         var xml =
             "<attribute name=\"\(name)\"\(isOptional ? " optional=\"YES\"" : "") attributeType=\"\(type.rawValue)\""
+        if let composite { xml += " composite=\"\(composite)\"" }
         if let defaultValue { xml += " defaultValueString=\"\(ModelXMLText.escaped(defaultValue))\"" }
         if allowsExternalStorage { xml += " allowsExternalBinaryDataStorage=\"YES\"" }
         if let transformerName { xml += " valueTransformerName=\"\(transformerName)\"" }
@@ -160,20 +165,40 @@ public struct GeneratedEntity: Sendable, Hashable {
     }
 }
 
-/// A generated model version: its name and entities.
+/// A composite of a generated model (Xcode 15's `<composite>`): elements that composite
+/// attributes hold.
+public struct GeneratedComposite: Sendable, Hashable {
+    public var name: String
+    /// The elements; a nested composite is an element of type Composite.
+    public var elements: [GeneratedAttribute]
+
+    public init(name: String, elements: [GeneratedAttribute]) {
+        self.name = name
+        self.elements = elements
+    }
+
+    /// The `<composite>` element.
+    public var xml: String {
+        (["<composite name=\"\(name)\">"] + elements.map { "    " + $0.xml } + ["</composite>"]).joined(separator: "\n")
+    }
+}
+
+/// A generated model version: its name, entities and composites.
 public struct GeneratedModel: Sendable, Hashable {
     /// The version's name (`V1`, `V2`).
     public var name: String
     public var entities: [GeneratedEntity]
+    public var composites: [GeneratedComposite]
 
     /// A version called `name` with `entities`.
-    public init(name: String, entities: [GeneratedEntity]) {
+    public init(name: String, entities: [GeneratedEntity], composites: [GeneratedComposite] = []) {
         self.name = name
         self.entities = entities
+        self.composites = composites
     }
 
-    /// The `<entity>` elements, a body for ``ModelXML/document(_:identifier:)``.
-    public var body: String { entities.map(\.xml).joined(separator: "\n") }
+    /// The `<entity>` and `<composite>` elements, a body for ``ModelXML/document(_:identifier:)``.
+    public var body: String { (entities.map(\.xml) + composites.map(\.xml)).joined(separator: "\n") }
 
     /// The model read as Molt reads an Xcode model.
     public func model() throws -> ObjectModel {
@@ -201,9 +226,40 @@ public struct GeneratedModel: Sendable, Hashable {
         return chain
     }
 
-    /// Every attribute of `name`, inherited ones first.
+    /// Every attribute of `name` as stored, inherited ones first: a composite attribute stands
+    /// as its leaves, named by their paths (`place3.city`) as Molt's models list them.
     public func allAttributes(of name: String) -> [GeneratedAttribute] {
+        declaredAttributes(of: name).flatMap { $0.type == .composite ? leaves(of: $0) : [$0] }
+    }
+
+    /// Every attribute of `name` as declared (a composite attribute as one), inherited first.
+    public func declaredAttributes(of name: String) -> [GeneratedAttribute] {
         lineage(of: name).reversed().flatMap(\.attributes)
+    }
+
+    /// The leaves of a composite attribute: optional when any part of the path is, renamed
+    /// (by path of former names) when any part is.
+    public func leaves(of attribute: GeneratedAttribute, depth: Int = 0) -> [GeneratedAttribute] {
+        guard depth < 8, let composite = composites.first(where: { $0.name == attribute.composite }) else {
+            return []
+        }
+        return composite.elements.flatMap { element -> [GeneratedAttribute] in
+            let parts = element.type == .composite ? leaves(of: element, depth: depth + 1) : [element]
+            return parts.map { part in
+                var leaf = part
+                leaf.name = attribute.name + "." + part.name
+                leaf.isOptional = attribute.isOptional || element.isOptional || part.isOptional
+                if attribute.renamingIdentifier != nil || part.renamingIdentifier != nil {
+                    leaf.renamingIdentifier = attribute.formerName + "." + part.formerName
+                }
+                return leaf
+            }
+        }
+    }
+
+    /// The index of the composite called `name`.
+    public func compositeIndex(of name: String) -> Int? {
+        composites.firstIndex { $0.name == name }
     }
 
     /// Every relationship of `name`, inherited ones first.

@@ -7,6 +7,7 @@ public enum ModelChange: String, CaseIterable, Sendable {
     case addEntity, removeEntity, renameEntity, cloneEntity, splitEntity
     case addRelationship, removeRelationship, renameRelationship, toOneToToMany, toManyToToOne, toggleOrdered
     case relationshipToOptional
+    case addElement, removeElement, renameElement
 }
 
 /// One change applied to a destination model being derived from its source.
@@ -76,7 +77,43 @@ struct ChangeRun {
                 relationship.minCount = 0
                 return "made optional"
             }
+        case .addElement: addElement()
+        case .removeElement: removeElement()
+        case .renameElement: renameElement()
         }
+    }
+
+    // MARK: Composites
+
+    /// Adds an element (optional or with a default) to a composite: a new leaf of every
+    /// attribute holding it.
+    private mutating func addElement() -> String? {
+        guard let index = random.pickIfAny(Array(model.composites.indices)) else { return nil }
+        var element = ModelPairGenerator.attribute(&random, names: &names, isNew: true, inferableOnly: true)
+        element.allowsExternalStorage = false
+        model.composites[index].elements.append(element)
+        return "\(model.composites[index].name).\(element.name): added (\(element.type.rawValue))"
+    }
+
+    /// Removes an element (not the last) of a composite.
+    private mutating func removeElement() -> String? {
+        let places = model.composites.indices.filter { model.composites[$0].elements.count > 1 }
+        guard let index = random.pickIfAny(places) else { return nil }
+        let position = random.next(below: model.composites[index].elements.count)
+        let name = model.composites[index].elements.remove(at: position).name
+        return "\(model.composites[index].name).\(name): removed"
+    }
+
+    /// Renames an element, keeping its former name as its renaming identifier.
+    private mutating func renameElement() -> String? {
+        guard let index = random.pickIfAny(Array(model.composites.indices)) else { return nil }
+        let position = random.next(below: model.composites[index].elements.count)
+        var element = model.composites[index].elements[position]
+        let old = element.name
+        element.renamingIdentifier = element.formerName
+        element.name = names.make(PropertyNames.stem(of: element.type))
+        model.composites[index].elements[position] = element
+        return "\(model.composites[index].name).\(old): renamed \(element.name)"
     }
 
     // MARK: Attributes
@@ -233,8 +270,8 @@ struct ChangeRun {
         guard let original = random.pickIfAny(concrete),
             let name = unusedName(from: ModelPairGenerator.newEntityNames)
         else { return nil }
-        var attributes = source.allAttributes(of: original.name).filter { _ in random.chance(70) }
-        if attributes.isEmpty { attributes = Array(source.allAttributes(of: original.name).prefix(1)) }
+        var attributes = source.declaredAttributes(of: original.name).filter { _ in random.chance(70) }
+        if attributes.isEmpty { attributes = Array(source.declaredAttributes(of: original.name).prefix(1)) }
         guard !attributes.isEmpty else { return nil }
         model.entities.append(GeneratedEntity(name: name, attributes: attributes))
         clone = (name, original.name)

@@ -3,9 +3,11 @@ internal import Molt
 /// Makes a seeded pair of model versions: a source model (1–5 entities, inheritance with
 /// abstract and concrete parents, every stored attribute type, to-one, to-many, ordered,
 /// many-to-many, one-to-one and self relationships with inverses, sometimes uniqueness
-/// constraints) and a destination model derived from it by 0–5 changes (attributes added,
+/// constraints, sometimes composite attributes, nested and shared) and a destination model
+/// derived from it by 0–5 changes (attributes added,
 /// removed, renamed, made required or optional, retyped; entities added, removed, renamed or
-/// cloned; relationships added, removed, renamed, made to-many, to-one, ordered or not).
+/// cloned; relationships added, removed, renamed, made to-many, to-one, ordered or not;
+/// composites' elements added, removed or renamed).
 ///
 /// With ``inferableOnly`` the changes are those Core Data's inference accepts; otherwise also
 /// changes only a mapping file can carry (a type change that needs a conversion, a new
@@ -89,6 +91,7 @@ public struct ModelPairGenerator: Sendable {
                     Self.attribute(&random, names: &names, isNew: false, inferableOnly: true))
             }
         }
+        if random.chance(35) { Self.addComposites(to: &model, random: &random, names: &names) }
         let pairs = random.next(below: count + 1) + (random.chance(30) ? 1 : 0)
         for _ in 0..<pairs {
             Self.addRelationshipPair(
@@ -124,6 +127,39 @@ public struct ModelPairGenerator: Sendable {
         if type == .binary { attribute.allowsExternalStorage = random.chance(30) }
         if type == .transformable, random.chance(50) { attribute.transformerName = "NSSecureUnarchiveFromData" }
         return attribute
+    }
+
+    /// A composite of 1–3 elements (sometimes with a nested composite of two numbers) held by
+    /// 1–3 composite attributes of the model's entities, the same composite by several.
+    static func addComposites(to model: inout GeneratedModel, random: inout SplitMix, names: inout PropertyNames) {
+        var elements: [GeneratedAttribute] = []
+        for _ in 0..<(1 + random.next(below: 3)) {
+            var element = attribute(&random, names: &names, isNew: false, inferableOnly: true)
+            element.allowsExternalStorage = false  // Core Data refuses it in a composite
+            elements.append(element)
+        }
+        if random.chance(40) {
+            let nested = names.make("Geo").capitalized
+            model.composites.append(
+                GeneratedComposite(
+                    name: nested,
+                    elements: [
+                        GeneratedAttribute(
+                            name: names.make("latitude"), type: .double, isOptional: false, defaultValue: "0.0"),
+                        GeneratedAttribute(name: names.make("longitude"), type: .double, isOptional: random.chance(50)),
+                    ]))
+            elements.append(
+                GeneratedAttribute(
+                    name: names.make("geo"), type: .composite, isOptional: random.chance(60), composite: nested))
+        }
+        let name = names.make("Place").capitalized
+        model.composites.append(GeneratedComposite(name: name, elements: elements))
+        for _ in 0..<(1 + random.next(below: 3)) {
+            let index = random.next(below: model.entities.count)
+            model.entities[index].attributes.append(
+                GeneratedAttribute(
+                    name: names.make("place"), type: .composite, isOptional: random.chance(70), composite: name))
+        }
     }
 
     /// Adds a relationship between `first` and `second` and its inverse (one relationship
