@@ -58,7 +58,7 @@ public struct ObjectsJSONExporter {
     /// One object, indented for its place in the document.
     static func text(of object: StoredObject, layout: EntityLayout) -> String {
         var fields: [(String, String)] = [("@id", JSONText.quoted(object.id.description))]
-        var composites = CompositeJSON()
+        let composites = CompositeJSON()
         for column in layout.attributes {
             let text = object.attributes[column.attribute.name]?.jsonText ?? "null"
             if column.attribute.isCompositeLeaf {
