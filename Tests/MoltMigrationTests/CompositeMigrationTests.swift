@@ -157,6 +157,24 @@ struct CompositeMigrationTests {
         #expect(!report.discarded.contains { $0.description.contains("Traveller.home.street") })
     }
 
+    @Test("a composite whose leaves are all empty is nil, as Core Data's is")
+    func emptyCompositeIsNil() throws {
+        let folder = TemporaryDirectory("molt-composite")
+        let url = try MigrationFixtures.store("Trips.sqlite", in: folder, model: Self.version1, seed: Self.seed)
+        let mapping = try MigrationFixtures.mapping(
+            text: """
+                <mapping-model format="1" source-model="Trips" destination-model="Trips 2">
+                    <entity-mapping name="TravellerToTraveller" type="transform" source="Traveller" destination="Traveller">
+                        <filter>home == nil AND work != nil</filter>
+                    </entity-mapping>
+                </mapping-model>
+                """)
+        _ = try HeavyweightMigration(
+            store: url, source: Self.version1, destination: Self.version2, mapping: mapping
+        ).run()
+        #expect(try Self.objects(url, Self.version2)["Traveller"]?.map { $0["name"] as? String } == ["Bob"])
+    }
+
     @Test("leaf reads from $source run as SQL on a copy and give the object-by-object store")
     func sqlRouteAgrees() throws {
         let text = """

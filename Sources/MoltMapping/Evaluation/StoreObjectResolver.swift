@@ -164,8 +164,10 @@ public final class StoreObjectResolver: ObjectResolver {
             return .null  // transient attributes are never stored
         }
         let prefix = key + "."
-        if entity.attributes.contains(where: { $0.attribute.name.hasPrefix(prefix) }) {
-            return .composite(reference, path: key)  // its elements are read by key
+        let leaves = entity.attributes.lazy.map(\.attribute.name).filter { $0.hasPrefix(prefix) }
+        if !leaves.isEmpty {
+            // A composite: nil when every leaf is (Core Data's nil composite), else read by key.
+            return leaves.allSatisfy { object.attributes[$0] == nil } ? .null : .composite(reference, path: key)
         }
         if key.contains(".") {
             return .null  // an element a composite does not have reads as nil, as in a dictionary
