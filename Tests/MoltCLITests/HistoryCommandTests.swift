@@ -46,12 +46,19 @@ struct HistoryCommandTests {
         let store = folder.path("default.store").path
         let created = try Tool.run(["create", store, "--model", bundle, "--model-version", "Shop", "--seed", seed.path])
         #expect(created.status == 0, "\(created.stderr)")
-        let model = try ModelLoader().loadVersion(
-            at: URL(fileURLWithPath: bundle).appendingPathComponent("Shop.xcdatamodel"), name: "Shop")
+        let opened = try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true)
+        let shop = try model("Shop", in: bundle)
+        #expect(opened.metadata.modelChecksum == (try shop.versionChecksum()), "molt create records the checksum")
+        opened.connection.close()
         try HistoryFixture.add(
-            to: URL(fileURLWithPath: store), layout: try StoreLayout(model: model), entities: ["Item"],
+            to: URL(fileURLWithPath: store), layout: try StoreLayout(model: shop), entities: ["Item"],
             deleted: [("Item", 9)])
         return (bundle, store)
+    }
+
+    func model(_ version: String, in bundle: String) throws -> ObjectModel {
+        try ModelLoader().loadVersion(
+            at: URL(fileURLWithPath: bundle).appendingPathComponent("\(version).xcdatamodel"), name: version)
     }
 
     @Test("inspect counts the history's rows; upgrade keeps it, renumbered, and names what it discarded")
@@ -69,8 +76,11 @@ struct HistoryCommandTests {
             upgrade.stdout.contains("kept: persistent history (5 changes, 5 transactions, 2 strings"),
             "\(upgrade.stdout)")
         #expect(upgrade.stdout.contains("rewritten: 5 history changes"), "\(upgrade.stdout)")
-        #expect(upgrade.stdout.contains("discarded: metadata key NSStoreModelVersionChecksumKey"), "\(upgrade.stdout)")
-        #expect(!upgrade.stdout.contains("Discarded: nothing"), "\(upgrade.stdout)")
+        #expect(!upgrade.stdout.contains("NSStoreModelVersionChecksumKey"), "\(upgrade.stdout)")
+        #expect(!upgrade.stdout.contains("discarded:"), "\(upgrade.stdout)")
+        let upgraded = try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true)
+        #expect(upgraded.metadata.modelChecksum == (try model("Shop 2", in: bundle).versionChecksum()))
+        upgraded.connection.close()
         let after = try Tool.run(["inspect", store, "--json"])
         #expect(after.stdout.contains("\"name\" : \"ACHANGE\"") || after.stdout.contains("\"name\": \"ACHANGE\""))
     }
@@ -100,12 +110,13 @@ struct HistoryCommandTests {
         #expect(plan.stdout.contains("Store contents besides the objects:"), "\(plan.stdout)")
         #expect(plan.stdout.contains("kept: persistent history (5 changes"), "\(plan.stdout)")
         #expect(plan.stdout.contains("discarded: table Audit (1 rows"), "\(plan.stdout)")
-        #expect(plan.stdout.contains("discarded: metadata key NSStoreModelVersionChecksumKey"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("NSStoreModelVersionChecksumKey"), "\(plan.stdout)")
         let kept = try Tool.run(arguments + ["--unknown-tables", "keep", "--json"])
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(kept.stdout.contains("table Audit"), "\(kept.stdout)")
         let check = try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true)
         #expect(try check.connection.scalar("SELECT count(*) FROM Audit")?.integerValue == 1)
+        #expect(check.metadata.modelChecksum == (try model("Shop 2", in: bundle).versionChecksum()))
         check.connection.close()
     }
 }

@@ -116,7 +116,7 @@ struct InPlaceMigrationTests {
         #expect(try Self.tableSQL(url, "Z_MOLT_NEW_1").isEmpty, "no temporary table is left")
     }
 
-    @Test("the store's metadata takes the new hashes and keeps its UUID and the app's keys")
+    @Test("the store's metadata takes the new hashes and checksum, and keeps its UUID and the app's keys")
     func metadata() throws {
         let (folder, url, v1) = try Self.store(Self.library)
         defer { withExtendedLifetime(folder) {} }
@@ -126,7 +126,12 @@ struct InPlaceMigrationTests {
         let new = try SQLiteStore(at: url)
         #expect(new.metadata.storeUUID == old.storeUUID)
         #expect(new.metadata.entityVersionHashes == (try v2.entityVersionHashes()))
-        #expect(new.metadata.additionalEntries == old.additionalEntries)
+        #expect(old.modelChecksum == (try v1.versionChecksum()))
+        #expect(new.metadata.modelChecksum == (try v2.versionChecksum()))
+        let others = { (metadata: StoreMetadata) in
+            metadata.additionalEntries.filter { $0.key != StoreMetadata.modelChecksumKey }
+        }
+        #expect(others(new.metadata) == others(old))
         #expect(new.entityRecords.map(\.name) == ["Author", "Book"])
         #expect(new.entityRecords.first { $0.name == "Book" }?.maximumKey == 7)
     }

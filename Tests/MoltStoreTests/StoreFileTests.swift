@@ -30,7 +30,10 @@ struct StoreFileTests {
         #expect(metadata.frameworkVersion == 637)
         #expect(metadata.autoVacuumLevel == "2")
         #expect(metadata.versionHashesDigest == (try model.versionHashesDigest()))
-        #expect(metadata.additionalEntries == ["AppKey": .string("kept")])
+        #expect(
+            metadata.additionalEntries == [
+                "AppKey": .string("kept"), StoreMetadata.modelChecksumKey: .string(try model.versionChecksum()),
+            ])
         #expect(UUID(uuidString: metadata.storeUUID) != nil)
         #expect(store.entityRecords.map(\.name) == ["Author", "Comment", "Post", "Article", "Video", "Tag"])
         #expect(store.entityRecords.map(\.superNumber) == [0, 0, 0, 3, 3, 0])

@@ -10,8 +10,6 @@ struct ContentsAccount {
     var unknownKept = true
     /// `Z_PRIMARYKEY` rows naming no entity that the destination's own rows replaced.
     var replacedStrayRecords: [SQLiteStore.EntityRecord] = []
-    /// Whether the source's model checksum was removed from the metadata.
-    var removedChecksum = false
     /// What became of the store's model cache.
     var modelCache = ModelCacheFate.none
 
@@ -116,12 +114,6 @@ struct ContentsAccount {
                     "the model cache (Z_MODELCACHE)",
                     "it held the source model; the new version's has what Molt does not compile as Core Data does (\(why)), so the store has none"
                 ))
-        }
-        if removedChecksum {
-            carried.discarded.append(
-                .init(
-                    "metadata key \(StoreMetadata.modelChecksumKey)",
-                    "it was the source model's checksum, which Molt cannot compute for the new version"))
         }
         return carried
     }

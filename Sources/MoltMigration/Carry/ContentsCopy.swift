@@ -26,8 +26,6 @@ struct ContentsCopy {
     let destinationEntity: [String: String]
     let unknown: UnknownContents
     let sourcePath: String
-    /// Whether the source's model checksum was left out of the new store's metadata.
-    let removedChecksum: Bool
 
     /// The temporary table of the destination connection where each pass leaves its
     /// associations (``keep(associationsOfPass:from:on:)``).
@@ -62,7 +60,6 @@ struct ContentsCopy {
         let connection = destination.connection
         var account = ContentsAccount(contents: contents)
         account.unknownKept = unknown == .keep
-        account.removedChecksum = removedChecksum
         try connection.attachReadOnly(sourcePath, as: Self.sourceSchema)
         defer { try? connection.detach(Self.sourceSchema) }
         let source = SQL.identifier(Self.sourceSchema)

@@ -33,9 +33,9 @@ extension HeavyweightMigration {
             .counted(in: source)
         var creation = StoreCreationOptions()
         creation.storeUUID = source.store.metadata.storeUUID
+        // The new store records the destination model's checksum in place of the source's
+        // (``/MoltStore/SQLiteStore/create(at:layout:options:populate:)``).
         creation.additionalMetadata = source.store.metadata.additionalEntries
-        // The checksum is the source model's; Molt cannot compute the destination's.
-        let removedChecksum = creation.additionalMetadata.removeValue(forKey: StoreMetadata.modelChecksumKey) != nil
         // The old store's journal mode before the run's lock changed it (``SourceLock``); the
         // new store is put in it when complete (``NewStoreCompletion``).
         creation.usesWriteAheadLog = journalMode == "wal"
@@ -100,8 +100,7 @@ extension HeavyweightMigration {
             report.contents = try ContentsCopy(
                 contents: contents, sourceLayout: source.layout, destinationLayout: destination.layout,
                 sourceModel: sourceModel, destinationModel: destinationModel,
-                destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path,
-                removedChecksum: removedChecksum
+                destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path
             ).run(into: destination.store)
         }
         // Closed when the build returns (released); the run then makes its file whole.

@@ -117,8 +117,8 @@ extension InPlaceMigration {
     /// `Z_PRIMARYKEY` for the destination model (each root keeps the largest key its table
     /// has used; the rows of Core Data's own entities kept), persistent history and CloudKit
     /// rows renumbered with the entities (``HistoryRenumbering``), `Z_METADATA` with the
-    /// destination's hashes, the destination's model in the model cache (or none), and no
-    /// stale model checksum.
+    /// destination's hashes and model checksum, and the destination's model in the model cache
+    /// (or none).
     func writeBookkeeping(
         _ connection: SQLiteConnection, store: SQLiteStore, contents: StoreContents
     ) throws -> CarriedContents {
@@ -177,7 +177,7 @@ extension InPlaceMigration {
         metadata.entityVersionHashes = hashes
         metadata.versionIdentifiers = destinationModel.versionIdentifiers
         if metadata.versionHashesDigest != nil { metadata.versionHashesDigest = VersionHasher.digest(of: hashes) }
-        account.removedChecksum = metadata.additionalEntries.removeValue(forKey: StoreMetadata.modelChecksumKey) != nil
+        metadata.modelChecksum = VersionHasher.checksum(of: hashes)
         if account.history.renumberedCloudKitRows > 0 {
             metadata.additionalEntries[CloudKitMirroring.zoneFetchKey] = .bool(true)
         }

@@ -179,7 +179,6 @@ struct MigrationPlanner {
         var account = ContentsAccount(contents: contents)
         account.unknownKept = unknownKept
         if contents.hasModelCache { account.modelCache = .forCache(of: destination) }
-        account.removedChecksum = contents.metadataKeys.contains(StoreMetadata.modelChecksumKey)
         return account.carried()
     }
 

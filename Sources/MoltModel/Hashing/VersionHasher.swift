@@ -173,6 +173,27 @@ public enum VersionHasher {
         }
         return Data(SHA512.hash(data: bytes.storage)).base64EncodedString()
     }
+
+    /// Core Data's model checksum (`NSStoreModelVersionChecksumKey` in a store's metadata, and
+    /// `NSManagedObjectModel.versionChecksum`): base64 of SHA-256 over the 32-byte entity
+    /// hashes, one after another in ascending order of entity name (``NameOrder``); nothing
+    /// else is hashed, not even the names.
+    ///
+    /// Reproduces the value in a real SwiftData store (framework 1345, three entities whose
+    /// metadata lists them in another order than their names'), and matches what the
+    /// decompiled `versionChecksum` of two Core Data builds computes (iOS 18.2 and 26.1).
+    ///
+    /// ```swift
+    /// let checksum = VersionHasher.checksum(of: try model.entityVersionHashes())
+    /// // 44 base64 characters, e.g. "f2VnefWShYEiB9Sc058A/GWR/33tzv6vFKYxARhArH0="
+    /// ```
+    public static func checksum(of hashes: [String: Data]) -> String {
+        var bytes = Bytes()
+        for name in hashes.keys.sorted(by: NameOrder.precedes) {
+            bytes.append(hashes[name]!)
+        }
+        return bytes.sha256.base64EncodedString()
+    }
 }
 
 /// A little-endian byte buffer for building hash input.
@@ -197,5 +218,11 @@ extension ObjectModel {
     /// Core Data's digest of all entity hashes (`NSStoreModelVersionHashesDigest`).
     public func versionHashesDigest() throws -> String {
         VersionHasher.digest(of: try entityVersionHashes())
+    }
+
+    /// Core Data's checksum of the model (`versionChecksum`, recorded in a store's metadata as
+    /// `NSStoreModelVersionChecksumKey`). See ``VersionHasher/checksum(of:)``.
+    public func versionChecksum() throws -> String {
+        VersionHasher.checksum(of: try entityVersionHashes())
     }
 }

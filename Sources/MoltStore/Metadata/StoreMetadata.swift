@@ -27,8 +27,15 @@ public struct StoreMetadata: Sendable, Hashable {
     public var additionalEntries: [String: PropertyList]
 
     /// The key of the store's model checksum (`NSManagedObjectModel.versionChecksum`, written
-    /// by Core Data since 2023), kept among ``additionalEntries``.
+    /// by Core Data since 2023), kept among ``additionalEntries``. Every store Molt writes
+    /// records its model's (``/MoltModel/VersionHasher/checksum(of:)``).
     public static let modelChecksumKey = "NSStoreModelVersionChecksumKey"
+
+    /// The model checksum recorded in the metadata (``modelChecksumKey``), if any.
+    public var modelChecksum: String? {
+        get { additionalEntries[Self.modelChecksumKey]?.stringValue }
+        set { additionalEntries[Self.modelChecksumKey] = newValue.map { .string($0) } }
+    }
 
     static let knownKeys: Set<String> = [
         "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",

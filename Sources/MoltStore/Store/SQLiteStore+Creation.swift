@@ -117,6 +117,10 @@ extension SQLiteStore {
             try insert.run()
         }
         let hashes = try layout.model.entityVersionHashes()
+        // The model's own checksum, whatever the extra keys carried (a migration passes on the
+        // old store's keys, whose checksum is the old model's).
+        var additional = options.additionalMetadata
+        additional[StoreMetadata.modelChecksumKey] = .string(VersionHasher.checksum(of: hashes))
         let metadata = StoreMetadata(
             storeUUID: options.storeUUID,
             entityVersionHashes: hashes,
@@ -125,7 +129,7 @@ extension SQLiteStore {
             frameworkVersion: options.frameworkVersion,
             autoVacuumLevel: "2",
             versionHashesDigest: options.includesHashesDigest ? VersionHasher.digest(of: hashes) : nil,
-            additionalEntries: options.additionalMetadata)
+            additionalEntries: additional)
         try connection.run(
             "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
             [.text(metadata.storeUUID), .blob(BinaryPropertyListWriter().write(metadata.propertyList))])

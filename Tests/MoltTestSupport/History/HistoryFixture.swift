@@ -20,7 +20,7 @@ public enum HistoryFixture {
     /// Creates the history tables and their `Z_PRIMARYKEY` rows; for every object of each
     /// entity in `entities` an insert change (and an update for every second one); for each
     /// `(entity, key)` in `deleted` an insert and a delete of an object no longer in the store;
-    /// and the metadata's model checksum.
+    /// and the metadata's model checksum (as Core Data records it).
     public static func add(
         to url: URL, layout: StoreLayout, entities: [String], deleted: [(entity: String, key: Int64)] = []
     ) throws {
@@ -75,8 +75,7 @@ public enum HistoryFixture {
             "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, ?), (16002, 'TRANSACTION', 0, ?), (16003, 'TRANSACTIONSTRING', 0, 2)",
             [.integer(change), .integer(transaction)])
         var metadata = store.metadata
-        metadata.additionalEntries[StoreMetadata.modelChecksumKey] = .string(
-            "f2VnefWShYEiB9Sc058A/GWR/33tzv6vFKYxARhArH0=")
+        metadata.modelChecksum = try layout.model.versionChecksum()
         try store.writeMetadata(metadata)
     }
 
