@@ -67,6 +67,13 @@ struct PersistentHistoryTests {
         return (store, v1, v2)
     }
 
+    /// The properties each update of the store's history names, decoded with `model`.
+    func updates(_ url: URL, _ model: ObjectModel) throws -> [[String]] {
+        let store = try ObjectStore(store: SQLiteStore(at: url, readOnly: true), model: model)
+        defer { store.store.connection.close() }
+        return try #require(try store.historyChanges()).filter { $0.kind == .update }.map(\.properties)
+    }
+
     /// The model checksum the store's metadata records (`NSStoreModelVersionChecksumKey`).
     func checksum(_ url: URL) throws -> String? {
         let store = try SQLiteStore(at: url, readOnly: true)
@@ -78,6 +85,9 @@ struct PersistentHistoryTests {
     func inPlace() throws {
         let (store, v1, v2) = try setUp()
         let before = try HistoryFixture.changes(in: store, layout: StoreLayout(model: v1), label: "name")
+        let updatesBefore = try updates(store, v1)
+        // Two Item updates and a Tag update, each naming the entity's attribute.
+        #expect(updatesBefore == [["name"], ["name"], ["name"]], "\(updatesBefore)")
         let records = try HistoryFixture.privateRecords(in: store)
         #expect(before.count == 14, "\(before)")
         #expect(records == ["16001 CHANGE 14", "16002 TRANSACTION 14", "16003 TRANSACTIONSTRING 2"])
@@ -87,11 +97,13 @@ struct PersistentHistoryTests {
         #expect(after == before)
         #expect(try HistoryFixture.privateRecords(in: store) == records)
         #expect(report.contents.kept.first?.what == "persistent history")
-        // Item gained a property: its 2 updates' masks are kept as written, and named.
+        // Item gained a property that sorts first: its 2 updates' masks are rewritten, and say
+        // what they said.
         #expect(
-            report.contents.kept.map(\.what).contains("the changed-property masks of 2 history updates"),
-            "\(report.contents)")
-        #expect(report.contents.rewritten.map(\.what) == ["14 history changes"], "\(report.contents)")
+            report.contents.rewritten.map(\.what) == [
+                "14 history changes", "the changed-property masks of 2 history updates",
+            ], "\(report.contents)")
+        #expect(try updates(store, v2) == updatesBefore)
         // The model checksum is the new version's, as every store Molt writes records it.
         #expect(report.contents.discarded.isEmpty, "\(report.contents)")
         #expect(try checksum(store) == v2.versionChecksum())

@@ -45,13 +45,6 @@ struct ContentsAccount {
         where !PersistentHistory.tables.contains(PersistentHistory.table(ofPrivateEntity: record.name)) {
             carried.kept.append(.init("Core Data's entity \(record.name) (\(record.number))", "its key counter"))
         }
-        if history.staleUpdateMasks > 0 {
-            carried.kept.append(
-                .init(
-                    "the changed-property masks of \(history.staleUpdateMasks) history updates",
-                    "as written: their entities' properties changed, and Molt does not rewrite masks as Core Data does, so updatedProperties may name other properties"
-                ))
-        }
         let cloudKit = contents.tables(.cloudKit)
         if !cloudKit.isEmpty {
             carried.kept.append(
@@ -65,6 +58,13 @@ struct ContentsAccount {
         if history.rekeyedChanges > 0 {
             carried.rewritten.append(
                 .init("\(history.rekeyedChanges) history changes", "now name the migrated objects by their new keys"))
+        }
+        if history.rewrittenUpdateMasks > 0 {
+            carried.rewritten.append(
+                .init(
+                    "the changed-property masks of \(history.rewrittenUpdateMasks) history updates",
+                    "each changed property's bit moved to where the new version puts it; removed properties' bits dropped"
+                ))
         }
         if history.tombstoneChanges > 0 {
             carried.rewritten.append(

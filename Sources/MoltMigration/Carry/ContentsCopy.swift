@@ -20,10 +20,12 @@ struct ContentsCopy {
     let contents: StoreContents
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
-    let sourceModel: ObjectModel
     let destinationModel: ObjectModel
     /// Source entity name → the destination entity its first entity mapping makes.
     let destinationEntity: [String: String]
+    /// For the update masks (``UpdateMasks``): each destination property's source property,
+    /// by pair of entities, as the first entity mapping between them says.
+    let maskOrigins: [UpdateMasks.Pair: [String: String]]
     let unknown: UnknownContents
     let sourcePath: String
 
@@ -79,10 +81,6 @@ struct ContentsCopy {
             try keepRecords(on: connection, account: &account)
             if contents.hasHistory {
                 account.history = try rekeyHistory(on: connection, source: source)
-                let changed = try UpdateMasks.changedEntities(
-                    destinationEntity.map { ($0.key, $0.value) }, source: sourceModel, destination: destinationModel,
-                    layout: destinationLayout)
-                account.history.staleUpdateMasks = try UpdateMasks.count(in: connection, entities: changed)
             }
             if unknown == .keep {
                 let rows = try connection.rows(
@@ -209,6 +207,16 @@ struct ContentsCopy {
             DELETE FROM main.\(changes) WHERE "Z_PK" NOT IN (SELECT change FROM temp.molt_change_fates WHERE entity IS NOT NULL)
             """)
         outcome.removedChanges = connection.changes
+        // Masks are decoded with the entity a change names now, encoded with the one it will.
+        let pairs = try connection.rows(
+            """
+            SELECT DISTINCT c."ZENTITY", f.entity FROM main.\(changes) c JOIN temp.molt_change_fates f ON f.change = c."Z_PK"
+            WHERE c."ZCHANGETYPE" = 1 AND f.entity IS NOT NULL
+            """
+        ).map { UpdateMasks.Pair(source: Int($0[0].integerValue ?? 0), destination: Int($0[1].integerValue ?? 0)) }
+        outcome.rewrittenUpdateMasks = try UpdateMasks(
+            sourceLayout: sourceLayout, destinationLayout: destinationLayout, origins: maskOrigins
+        ).rewrite(pairs, fates: "molt_change_fates", on: connection)
         try connection.execute(
             """
             UPDATE main.\(changes) SET

@@ -10,7 +10,7 @@ struct HistoryOutcome {
     var removedChanges = 0
     /// CloudKit rows whose entity number moved.
     var renumberedCloudKitRows = 0
-    /// Update changes of entities whose properties changed: their masks of changed properties
-    /// (`ZCOLUMNS`) are kept as written (``UpdateMasks``).
-    var staleUpdateMasks = 0
+    /// Update changes whose masks of changed properties (`ZCOLUMNS`) were rewritten for their
+    /// entity's new columns (``UpdateMasks``).
+    var rewrittenUpdateMasks = 0
 }

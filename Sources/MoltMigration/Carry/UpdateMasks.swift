@@ -1,39 +1,79 @@
-internal import MoltModel
+internal import Foundation
+internal import MoltCore
 internal import MoltSQLite
 internal import MoltStore
 
-/// The masks of changed properties that history keeps for each update (`ACHANGE.ZCOLUMNS`).
+/// Rewrites the masks of changed properties that history keeps for each update
+/// (`ACHANGE.ZCOLUMNS` where `ZCHANGETYPE` is 1) when an entity's columns change, through an
+/// SQL function, as Core Data's in-place migrator does with its `NSPersistentHistoryMigrateUpdates`:
+/// `molt_history_columns(source entity number, destination entity number, mask)` returns the
+/// mask decoded with the source entity and encoded with the destination entity
+/// (``MaskTranslation``). A NULL mask stays NULL (Core Data would write one with no bit set).
 ///
-/// A mask is a bit vector over the entity's columns in Core Data's own order (to-one keys,
-/// their entity columns, order columns, attributes, then to-many and many-to-many
-/// relationships), so it means something else once the entity's properties change. Core
-/// Data's in-place migrator rewrites it, property by property, through an SQL function it
-/// registers (`NSPersistentHistoryMigrateUpdates`). The order of columns within each group is
-/// not established, so Molt does not rewrite masks: it counts the updates whose masks may now
-/// name other properties, and the report names them.
-enum UpdateMasks {
-    /// The destination numbers of entities whose properties changed: their version hash
-    /// differs from their source entity's. `pairs` are (source entity, destination entity).
-    static func changedEntities(
-        _ pairs: [(source: String, destination: String)], source: ObjectModel, destination: ObjectModel,
-        layout: StoreLayout
-    ) throws -> [Int] {
-        let before = try source.entityVersionHashes()
-        let after = try destination.entityVersionHashes()
-        return pairs.compactMap { pair in
-            guard before[pair.source] != after[pair.destination] || pair.source != pair.destination else { return nil }
-            return layout.entity(named: pair.destination)?.number
-        }
+/// Only the updates of entity pairs whose masks change are rewritten, and counted.
+struct UpdateMasks {
+    /// A source entity and the destination entity its objects became, by number.
+    struct Pair: Hashable {
+        let source: Int
+        let destination: Int
     }
 
-    /// How many update changes name one of `entities` (destination numbers, once the history
-    /// was renumbered).
-    static func count(in connection: SQLiteConnection, entities: [Int]) throws -> Int {
-        guard !entities.isEmpty else { return 0 }
-        let list = Set(entities).sorted().map(String.init).joined(separator: ", ")
-        return Int(
-            try connection.scalar(
-                "SELECT count(*) FROM \(SQL.identifier(PersistentHistory.changeTable)) WHERE \"ZCHANGETYPE\" = 1 AND \"ZENTITY\" IN (\(list))"
-            )?.integerValue ?? 0)
+    /// The SQL function's name.
+    static let functionName = "molt_history_columns"
+
+    let sourceLayout: StoreLayout
+    let destinationLayout: StoreLayout
+    /// Destination property → source property, for each pair whose entity mapping says
+    /// (``MaskTranslation/origins(of:)``).
+    let origins: [Pair: [String: String]]
+
+    /// The translation of `pair`'s masks; nil when either entity is unknown.
+    func translation(_ pair: Pair) -> MaskTranslation? {
+        guard let source = sourceLayout.entity(number: pair.source),
+            let destination = destinationLayout.entity(number: pair.destination)
+        else { return nil }
+        return MaskTranslation(
+            source: HistoryColumnMask(source, model: sourceLayout.model),
+            destination: HistoryColumnMask(destination, model: destinationLayout.model),
+            origins: origins[pair] ?? [:])
+    }
+
+    /// Rewrites the masks of the updates of each pair's source entity (history still naming
+    /// source entities), or with `fates`, of the changes that table gives the pair's
+    /// destination entity (`temp.<fates>(change, entity)`); returns how many were rewritten.
+    func rewrite(_ pairs: [Pair], fates: String? = nil, on connection: SQLiteConnection) throws -> Int {
+        var translations: [Pair: MaskTranslation] = [:]
+        for pair in Set(pairs) {
+            guard let translation = translation(pair), translation.changesMasks else { continue }
+            translations[pair] = translation
+        }
+        guard !translations.isEmpty else { return 0 }
+        try connection.registerFunction(Self.functionName, argumentCount: 3) { arguments in
+            guard case .blob(let mask) = arguments[2] else { return arguments[2] }
+            let pair = Pair(
+                source: Int(arguments[0].integerValue ?? 0), destination: Int(arguments[1].integerValue ?? 0))
+            guard let translation = translations[pair] else {
+                throw MoltError(
+                    .migration,
+                    "\(Self.functionName): no translation of masks from entity \(pair.source) to entity \(pair.destination)"
+                )
+            }
+            return .blob(translation.translate(mask))
+        }
+        let changes = "main." + SQL.identifier(PersistentHistory.changeTable)
+        var count = 0
+        for pair in translations.keys.sorted(by: { ($0.source, $0.destination) < ($1.source, $1.destination) }) {
+            let scope =
+                fates.map {
+                    "\"Z_PK\" IN (SELECT change FROM temp.\(SQL.identifier($0)) WHERE entity = \(pair.destination))"
+                } ?? "1"
+            try connection.execute(
+                """
+                UPDATE OR FAIL \(changes) SET "ZCOLUMNS" = \(Self.functionName)(\(pair.source), \(pair.destination), "ZCOLUMNS")
+                WHERE "ZENTITY" = \(pair.source) AND "ZCHANGETYPE" = 1 AND "ZCOLUMNS" IS NOT NULL AND \(scope)
+                """)
+            count += connection.changes
+        }
+        return count
     }
 }

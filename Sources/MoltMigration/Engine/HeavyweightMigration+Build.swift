@@ -99,8 +99,10 @@ extension HeavyweightMigration {
         if let contents = work.contents {
             report.contents = try ContentsCopy(
                 contents: contents, sourceLayout: source.layout, destinationLayout: destination.layout,
-                sourceModel: sourceModel, destinationModel: destinationModel,
-                destinationEntity: firstDestinations(), unknown: options.unknownContents, sourcePath: store.path
+                destinationModel: destinationModel,
+                destinationEntity: firstDestinations(),
+                maskOrigins: maskOrigins(source: source.layout, destination: destination.layout),
+                unknown: options.unknownContents, sourcePath: store.path
             ).run(into: destination.store)
         }
         // Closed when the build returns (released); the run then makes its file whole.
@@ -119,6 +121,23 @@ extension HeavyweightMigration {
             }
         }
         return first
+    }
+
+    /// For each pair of source and destination entities, what the first entity mapping between
+    /// them (over every pass, in order) says each destination property is carried from
+    /// (``MaskTranslation/origins(of:)``).
+    func maskOrigins(source: StoreLayout, destination: StoreLayout) -> [UpdateMasks.Pair: [String: String]] {
+        var origins: [UpdateMasks.Pair: [String: String]] = [:]
+        for (mapping, resolver) in zip(mappings, resolvers) {
+            for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
+                guard let from = entityMapping.sourceEntityName.flatMap({ source.entity(named: $0) }),
+                    let to = entityMapping.destinationEntityName.flatMap({ destination.entity(named: $0) })
+                else { continue }
+                let pair = UpdateMasks.Pair(source: from.number, destination: to.number)
+                if origins[pair] == nil { origins[pair] = MaskTranslation.origins(of: resolver.resolve(entityMapping)) }
+            }
+        }
+        return origins
     }
 
     /// The three passes and the policies' `end`, for each mapping model in turn, on an open

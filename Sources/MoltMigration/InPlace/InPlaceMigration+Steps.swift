@@ -115,24 +115,33 @@ extension InPlaceMigration {
     static let passes: [MigrationProgress.Pass] = [.alter, .validate]
 
     /// `Z_PRIMARYKEY` for the destination model (each root keeps the largest key its table
-    /// has used; the rows of Core Data's own entities kept), persistent history and CloudKit
-    /// rows renumbered with the entities (``HistoryRenumbering``), `Z_METADATA` with the
-    /// destination's hashes and model checksum, and the destination's model in the model cache
-    /// (or none).
+    /// has used; the rows of Core Data's own entities kept), history's update masks rewritten
+    /// for the new columns (``UpdateMasks``, while the changes still name source entities),
+    /// history and CloudKit rows renumbered with the entities (``HistoryRenumbering``),
+    /// `Z_METADATA` with the destination's hashes and model checksum, and the destination's
+    /// model in the model cache (or none).
     func writeBookkeeping(
         _ connection: SQLiteConnection, store: SQLiteStore, contents: StoreContents
     ) throws -> CarriedContents {
         var account = ContentsAccount(contents: contents)
         let removed = plan.source.entities.filter { !$0.isAbstract && plan.entityNumbers[$0.number] == nil }
+        var rewrittenMasks = 0
+        if contents.hasHistory {
+            let origins = Dictionary(
+                plan.correspondences.map {
+                    (
+                        UpdateMasks.Pair(source: $0.source.number, destination: $0.destination.number),
+                        MaskTranslation.origins(of: $0.resolved)
+                    )
+                }, uniquingKeysWith: { first, _ in first })
+            rewrittenMasks = try UpdateMasks(
+                sourceLayout: plan.source, destinationLayout: plan.destination, origins: origins
+            ).rewrite(Array(origins.keys), on: connection)
+        }
         account.history = try HistoryRenumbering(
             entityNumbers: plan.entityNumbers, removed: removed.map(\.number), storePath: url.path
         ).run(on: connection, contents: contents)
-        if contents.hasHistory {
-            let changed = try UpdateMasks.changedEntities(
-                plan.correspondences.map { ($0.source.name, $0.destination.name) }, source: sourceModel,
-                destination: destinationModel, layout: plan.destination)
-            account.history.staleUpdateMasks = try UpdateMasks.count(in: connection, entities: changed)
-        }
+        account.history.rewrittenUpdateMasks = rewrittenMasks
         var sourceMaximum: [String: Int64] = [:]
         for correspondence in plan.correspondences {
             let root = plan.source.entity(named: correspondence.source.rootName)?.number ?? 0

@@ -18,11 +18,13 @@ public enum HistoryFixture {
     }
 
     /// Creates the history tables and their `Z_PRIMARYKEY` rows; for every object of each
-    /// entity in `entities` an insert change (and an update for every second one); for each
-    /// `(entity, key)` in `deleted` an insert and a delete of an object no longer in the store;
-    /// and the metadata's model checksum (as Core Data records it).
+    /// entity in `entities` an insert change (and an update for every second one, whose mask
+    /// names `updated[entity]`, by default the entity's attributes); for each `(entity, key)`
+    /// in `deleted` an insert and a delete of an object no longer in the store; and the
+    /// metadata's model checksum (as Core Data records it).
     public static func add(
-        to url: URL, layout: StoreLayout, entities: [String], deleted: [(entity: String, key: Int64)] = []
+        to url: URL, layout: StoreLayout, entities: [String], deleted: [(entity: String, key: Int64)] = [],
+        updated: [String: [String]] = [:]
     ) throws {
         let store = try SQLiteStore(at: url, readOnly: false)
         defer { store.connection.close() }
@@ -42,6 +44,11 @@ public enum HistoryFixture {
             """)
         var change: Int64 = 0
         var transaction: Int64 = 0
+        func mask(_ number: Int) -> SQLiteValue {
+            guard let entity = layout.entity(number: number), let mask = layout.historyColumnMask(of: entity.name)
+            else { return .null }
+            return .blob(mask.mask(for: updated[entity.name] ?? entity.attributes.map(\.attribute.name)))
+        }
         func record(_ type: Int64, _ entity: Int, _ key: Int64) throws {
             transaction += 1
             try connection.run(
@@ -52,7 +59,7 @@ public enum HistoryFixture {
                 "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, 16001, 1, ?, ?, ?, ?, ?)",
                 [
                     .integer(change), .integer(type), .integer(Int64(entity)), .integer(key), .integer(transaction),
-                    type == 1 ? .blob(Data([0x02])) : .null,
+                    type == 1 ? mask(entity) : .null,
                 ])
         }
         for name in entities {
