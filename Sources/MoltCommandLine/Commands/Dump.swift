@@ -8,12 +8,20 @@ import Molt
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print every object of a store.",
+        abstract: "Print every object of a store, or its persistent history.",
         discussion: """
             The store is opened read-only. --json writes Molt's canonical JSON: entities by name, \
             objects by primary key, keys sorted, every stored property present; it is a valid \
             seed for `molt create`, and two stores with the same objects give byte-identical dumps. \
             Without --json, one line per object.
+
+            --history prints the store's persistent history instead (the changes Core Data \
+            records for apps that track history, SwiftData's and CloudKit's among them), decoded \
+            with the store's model: for each change its key, transaction, type (insert, update, \
+            delete), object (Entity/pk, as objects are named here; a deleted object's key names \
+            no object) and, for an update, the properties it changed. --json writes \
+            {"history": [{"change", "transaction", "type", "entity", "object", "properties"}, …]}; \
+            a store without history gives "history": null and a note.
             """)
 
     @Argument(help: "The store file.")
@@ -27,6 +35,12 @@ struct Dump: ParsableCommand {
 
     @Flag(help: "Write Molt's canonical JSON instead of text.")
     var json = false
+
+    @Flag(
+        help:
+            "Print the store's persistent history instead of its objects: each change's transaction, type, object and, for an update, the properties it changed."
+    )
+    var history = false
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output (replaced only when complete).")
     var output: String?
@@ -56,13 +70,42 @@ struct Dump: ParsableCommand {
                 )
             }
             let sink = try OutputSink(path: output)
-            if json {
+            if history {
+                try HistoryDump.write(try opened.historyChanges(), json: json) { try sink.write($0) }
+            } else if json {
                 try ObjectsJSONExporter().export(opened) { try sink.write($0) }
             } else {
                 try TextDump.write(opened) { try sink.write($0) }
             }
             try sink.finish()
         }
+    }
+}
+
+/// The store's persistent history, one line per change (``HistoryChange``), or `--json`
+/// (``HistoryJSON``).
+enum HistoryDump {
+    static func write(_ changes: [HistoryChange]?, json: Bool, to output: (String) throws -> Void) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try output(String(decoding: try encoder.encode(HistoryJSON(changes)), as: UTF8.self) + "\n")
+            return
+        }
+        guard let changes else {
+            try output("The store has no persistent history (\(HistoryJSON.noHistoryReason)).\n")
+            return
+        }
+        var text = ""
+        for change in changes {
+            text += change.description + "\n"
+            if text.utf8.count > 65_536 {
+                try output(text)
+                text = ""
+            }
+        }
+        if changes.isEmpty { text = "Persistent history: no changes.\n" }
+        try output(text)
     }
 }
 
