@@ -61,7 +61,7 @@ struct HistoryCommandTests {
             at: URL(fileURLWithPath: bundle).appendingPathComponent("\(version).xcdatamodel"), name: version)
     }
 
-    @Test("inspect counts the history's rows; upgrade keeps it, renumbered, and names what it discarded")
+    @Test("inspect counts the history's rows; upgrade keeps it, renumbered, discards nothing, records the new checksum")
     func inspectAndUpgrade() throws {
         let (bundle, store) = try setUp()
         let inspect = try Tool.run(["inspect", store])
@@ -78,6 +78,7 @@ struct HistoryCommandTests {
         #expect(upgrade.stdout.contains("rewritten: 5 history changes"), "\(upgrade.stdout)")
         #expect(!upgrade.stdout.contains("NSStoreModelVersionChecksumKey"), "\(upgrade.stdout)")
         #expect(!upgrade.stdout.contains("discarded:"), "\(upgrade.stdout)")
+        #expect(upgrade.stdout.contains("Discarded: nothing"), "\(upgrade.stdout)")
         let upgraded = try SQLiteStore(at: URL(fileURLWithPath: store), readOnly: true)
         #expect(upgraded.metadata.modelChecksum == (try model("Shop 2", in: bundle).versionChecksum()))
         upgraded.connection.close()

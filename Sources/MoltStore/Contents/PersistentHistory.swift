@@ -4,7 +4,8 @@
 ///
 /// `ACHANGE.ZENTITY` is the changed object's entity number (`Z_ENT`) and `ZENTITYPK` its
 /// primary key; `ZCHANGETYPE` is 0 for an insert, 1 an update, 2 a delete; `ZCOLUMNS` is the
-/// update's mask of changed properties.
+/// update's mask of changed properties (``HistoryColumnMask``). ``ObjectStore/historyChanges()``
+/// reads the changes.
 public enum PersistentHistory {
     public static let changeTable = "ACHANGE"
     public static let transactionTable = "ATRANSACTION"
