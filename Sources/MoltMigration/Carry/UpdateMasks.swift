@@ -48,6 +48,9 @@ struct UpdateMasks {
             translations[pair] = translation
         }
         guard !translations.isEmpty else { return 0 }
+        // Few distinct masks recur across many updates: each is translated once per pair (as
+        // Core Data's function caches them too).
+        let memo = Memo()
         try connection.registerFunction(Self.functionName, argumentCount: 3) { arguments in
             guard case .blob(let mask) = arguments[2] else { return arguments[2] }
             let pair = Pair(
@@ -58,7 +61,10 @@ struct UpdateMasks {
                     "\(Self.functionName): no translation of masks from entity \(pair.source) to entity \(pair.destination)"
                 )
             }
-            return .blob(translation.translate(mask))
+            if let known = memo.results[pair]?[mask] { return .blob(known) }
+            let result = translation.translate(mask)
+            if memo.results[pair, default: [:]].count < Memo.limit { memo.results[pair, default: [:]][mask] = result }
+            return .blob(result)
         }
         let changes = "main." + SQL.identifier(PersistentHistory.changeTable)
         var count = 0
@@ -75,5 +81,11 @@ struct UpdateMasks {
             count += connection.changes
         }
         return count
+    }
+
+    /// Translated masks by pair, for the SQL function (which runs on the statement's thread).
+    private final class Memo {
+        static let limit = 1_000
+        var results: [Pair: [Data: Data]] = [:]
     }
 }
