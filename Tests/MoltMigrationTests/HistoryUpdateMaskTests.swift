@@ -194,4 +194,46 @@ struct HistoryUpdateMaskTests {
         defer { after.connection.close() }
         #expect(try after.connection.rows("SELECT Z_PK, ZCOLUMNS FROM ACHANGE ORDER BY Z_PK") == bytes)
     }
+
+    @Test("composite leaves keep their bits by path when a leaf and an attribute are added")
+    func composites() throws {
+        let v1 = try InferenceCase.model(InferenceCases.travellers(), name: "Travel")
+        let v2 = try InferenceCase.model(
+            InferenceCases.travellers(addressExtra: [InferenceCases.zip], travellerExtra: [InferenceCases.age]),
+            name: "Travel 2")
+        let named = ["home.city", "name", "work.geo.latitude"]
+        for route in ["in place", "objects"] {
+            let store = try MigrationFixtures.store(
+                "travel-\(route).store", in: folder, model: v1,
+                seed: Data(
+                    #"{"entities": {"Traveller": [{"@id": "Traveller/1", "name": "a"}, {"@id": "Traveller/2", "name": "b"}]}}"#
+                        .utf8))
+            try HistoryFixture.add(
+                to: store, layout: try StoreLayout(model: v1), entities: ["Traveller"], updated: ["Traveller": named])
+            #expect(try updates(store, v1) == ["3 Traveller: home.city, name, work.geo.latitude"], "\(route)")
+            let report: MigrationReport
+            if route == "in place" {
+                report = try LightweightMigration(store: store, source: v1, destination: v2).run()
+            } else {
+                var options = MigrationOptions()
+                options.allowsSQLCopy = false
+                let mapping = try #require(MappingInference.infer(from: v1, to: v2).mapping)
+                report = try HeavyweightMigration(
+                    store: store, source: v1, destination: v2, mapping: mapping, options: options
+                ).run()
+                #expect(report.plan?.route == .objects)
+            }
+            #expect(try updates(store, v2) == ["3 Traveller: home.city, name, work.geo.latitude"], "\(route)")
+            #expect(
+                report.contents.rewritten.map(\.what).contains("the changed-property masks of 1 history updates"),
+                "\(route): \(report.contents)")
+            // age (bit 0) and home.zip (bit 3) moved the others: home.city is bit 2, name bit 6,
+            // work.geo.latitude bit 10.
+            let opened = try SQLiteStore(at: store, readOnly: true)
+            defer { opened.connection.close() }
+            #expect(
+                try opened.connection.scalar("SELECT hex(ZCOLUMNS) FROM ACHANGE WHERE ZCHANGETYPE = 1")?.textValue
+                    == "2220", "\(route)")
+        }
+    }
 }

@@ -108,4 +108,19 @@ struct HistoryColumnMaskTests {
         #expect(book.properties(in: Data([0xFF])) == nil)
         #expect(book.properties(in: Data()) == nil)
     }
+
+    @Test("a composite attribute stands for its leaves' columns, in its place by name, each leaf by its path")
+    func composite() throws {
+        let model = try InferenceCase.model(InferenceCases.travellers(travellerExtra: [InferenceCases.age]), name: "T")
+        let traveller = try #require(try StoreLayout(model: model).historyColumnMask(of: "Traveller"))
+        #expect(
+            describe(traveller) == [
+                "attribute age", "attribute home.street", "attribute home.city", "attribute home.geo.latitude",
+                "attribute home.geo.longitude", "attribute name", "attribute work.street", "attribute work.city",
+                "attribute work.geo.latitude", "attribute work.geo.longitude", "toMany trips",
+            ])
+        // home.city is bit 2; work.city bit 7: another leaf of the same name.
+        #expect(traveller.mask(for: ["home.city"]) == Data([0x20, 0x00]))
+        #expect(traveller.properties(in: Data([0x21, 0x00])) == ["home.city", "work.city"])
+    }
 }
