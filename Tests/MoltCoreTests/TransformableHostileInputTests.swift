@@ -1,5 +1,6 @@
 import Foundation
 import MoltCore
+import MoltTestSupport
 import Testing
 
 @Suite("Transformable values: hostile archives are refused clearly, never a crash or a hang")

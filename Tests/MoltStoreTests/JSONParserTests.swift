@@ -1,5 +1,6 @@
 import Foundation
 import MoltCore
+import MoltTestSupport
 import Testing
 
 @testable import MoltStore
@@ -67,15 +68,28 @@ struct JSONParserTests {
         #expect(error?.message.contains("nesting") == true)
     }
 
-    @Test("random text never crashes the parser")
-    func randomText() {
-        var generator = SystemRandomNumberGenerator()
+    @Test("random text is parsed as Foundation parses it, or refused with an error naming its line")
+    func randomText() throws {
+        var generator = SplitMix(seed: 20_261_128)
         let alphabet = Array("{}[]:,\"\\0123456789.-+eEtrufalsn \n\tuD8".utf8)
+        var accepted = 0
         for _ in 0..<3000 {
             let length = Int.random(in: 0..<40, using: &generator)
             let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
-            _ = try? JSONParser().parse(Data(bytes), file: "fuzz.json")
+            let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            do {
+                _ = try JSONParser().parse(Data(bytes), file: "fuzz.json")
+                accepted += 1
+                // What Molt accepts is JSON: Foundation's parser accepts it too.
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil,
+                    "\(String(decoding: bytes, as: UTF8.self))")
+            } catch let error as MoltError {
+                let line = try #require(error.location?.line, "\(error)")
+                #expect((1...lines).contains(line), "\(error) in \(lines) lines")
+            }
         }
+        #expect(accepted > 20, "the alphabet should make some valid documents")
     }
 }
 
