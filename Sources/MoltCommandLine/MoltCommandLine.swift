@@ -1,5 +1,6 @@
 internal import Foundation
 public import Molt
+internal import MoltCore
 
 /// The whole `molt` command line as a library, so that an app's package builds its own `molt`
 /// with its own entity-migration policies and value transformers compiled in:
@@ -22,6 +23,7 @@ public enum MoltCommandLine {
         policies: [any EntityMigrationPolicy.Type], transformers: [any AttributeValueTransformer.Type] = [],
         arguments: [String]? = nil
     ) -> Never {
+        FaultPoint.armFromEnvironment()
         PolicyRegistry.register(policies)
         ValueTransformerRegistry.register(transformers)
         let given = arguments ?? Array(CommandLine.arguments.dropFirst())

@@ -26,6 +26,6 @@ struct FaultPointTests {
         let armed = try #require(FaultPoint.Armed(point: "swap.renamed:2", trace: nil))
         armed.reach("swap.before-rename")
         armed.reach("swap.renamed")  // the first time: not yet
-        FaultPoint.reach("swap.renamed")  // the process's own settings: unset in tests
+        FaultPoint.reach("swap.renamed")  // the process's own settings: never armed in tests
     }
 }

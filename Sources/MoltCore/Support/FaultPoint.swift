@@ -11,7 +11,9 @@ internal import Foundation
 /// tests (`Scripts/crash-test.sh`) hit the instants that matter (inside a file swap, between a
 /// commit and a checkpoint…) rather than only those that timing luck gives.
 ///
-/// Two environment variables, read once, when the first point is reached:
+/// Only the `molt` command arms them (``armFromEnvironment()``, when it starts): an app that
+/// uses the library is never killed by a variable in its environment. The command reads two
+/// environment variables:
 ///
 /// - `MOLT_FAULT_POINT=name` kills the process with `SIGKILL` the first time the point `name`
 ///   is reached; `MOLT_FAULT_POINT=name:N` the Nth time (N from 1).
@@ -24,19 +26,26 @@ internal import Foundation
 /// reports progress (for the copy pass: after each source object), whether or not anyone
 /// listens. The documentation's "Crash safety" article (`Sources/Molt/Molt.docc`) lists every
 /// point.
-public enum FaultPoint {
-    /// Marks the instant `name`: kills the process here when `MOLT_FAULT_POINT` names it.
+package enum FaultPoint {
+    /// Marks the instant `name`: kills the process here when the points are armed and
+    /// `MOLT_FAULT_POINT` names it.
     @inline(__always)
-    public static func reach(_ name: StaticString) {
+    package static func reach(_ name: StaticString) {
         guard let armed = Armed.current else { return }
         armed.reach(name.description)
     }
 
+    /// Arms the points as the environment says (nothing when neither variable is set). Called
+    /// once by the `molt` command before any work, and by nothing else.
+    package static func armFromEnvironment() {
+        let environment = ProcessInfo.processInfo.environment
+        Armed.current = Armed(point: environment["MOLT_FAULT_POINT"], trace: environment["MOLT_FAULT_TRACE"])
+    }
+
     /// The points' settings, when one of the two variables is set.
     final class Armed: @unchecked Sendable {
-        static let current: Armed? = Armed(
-            point: ProcessInfo.processInfo.environment["MOLT_FAULT_POINT"],
-            trace: ProcessInfo.processInfo.environment["MOLT_FAULT_TRACE"])
+        /// Set once, by ``armFromEnvironment()``, before the command starts any thread.
+        nonisolated(unsafe) static var current: Armed?
 
         let name: String?
         let occurrence: Int

@@ -14,7 +14,7 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
         /// In place: reading links, then changing or rebuilding tables one by one.
         case alter
 
-        /// The fault point (a testing aid, see ``FaultPoint``) reached each time this pass
+        /// The fault point (a testing aid of the molt command, `FaultPoint`) reached each time this pass
         /// reports progress: `pass.copy`, `pass.relate`, `pass.validate`, `pass.alter`.
         func reachFaultPoint() {
             switch self {
