@@ -160,10 +160,11 @@ struct VerifyCommandTests {
             logger: Logger(label: "test"))
         let work = folder.path("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let check = VerifyCheck(inputs: inputs, destination: nil, workFolder: work, logger: Logger(label: "test"))
+        let verification = UpgradeVerification(
+            inputs: inputs, destination: nil, workFolder: work, logger: Logger(label: "test"))
         let store = Fixtures.package("MappingModels/Examples/Blog.sqlite")
-        let fixture = VerifyFixture(source: .store(store), name: "Blog.sqlite", expected: nil)
-        let results = VerifyRunner.run([fixture, fixture], jobs: 2) { check.run($0) }
+        let fixture = VerificationFixture(source: .store(store), name: "Blog.sqlite", expected: nil)
+        let results = verification.check([fixture, fixture], jobs: 2)
         #expect(results.count == 2)
         for result in results {
             let failure = try #require(result.failure)

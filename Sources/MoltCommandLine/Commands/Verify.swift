@@ -86,7 +86,7 @@ struct Verify: ParsableCommand {
                 try VerifyCloudKit(
                     inputs.versions, productionVersion: $0, destination: destination, models: source.models)
             }
-            let fixtures = try VerifyFixture.find(in: paths, versions: inputs.versions)
+            let fixtures = try VerificationFixture.find(in: paths, versions: inputs.versions)
             guard !fixtures.isEmpty else {
                 throw MoltError(
                     .fileReadNoSuchFile,
@@ -96,15 +96,12 @@ struct Verify: ParsableCommand {
                 "molt-verify-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
-            let check = VerifyCheck(inputs: inputs, destination: to, workFolder: work, logger: logger)
+            let verification = UpgradeVerification(
+                inputs: inputs, destination: to, workFolder: work, logger: logger)
             let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, fixtures.count)
             let started = Date()
             let bar = VerifyProgress(total: fixtures.count)
-            let results = VerifyRunner.run(fixtures, jobs: jobs) { fixture in
-                let result = check.run(fixture)
-                bar.done()
-                return result
-            }
+            let results = verification.check(fixtures, jobs: jobs) { bar.done() }
             bar.finish()
             let report = VerifyReport(
                 destination: destination, results: results, seconds: Date().timeIntervalSince(started), jobs: jobs,
@@ -125,36 +122,6 @@ struct Verify: ParsableCommand {
             }
             if !report.passed { throw ExitCode(ExitCodes.checkFailed) }
         }
-    }
-}
-
-/// Runs checks on a fixed number of threads, each taking the next fixture; results in the
-/// fixtures' order.
-enum VerifyRunner {
-    static func run(
-        _ fixtures: [VerifyFixture], jobs: Int, _ check: @escaping @Sendable (VerifyFixture) -> VerifyResult
-    ) -> [VerifyResult] {
-        final class Shared: @unchecked Sendable {
-            let lock = NSLock()
-            var next = 0
-            var results: [VerifyResult?]
-            init(count: Int) { results = Array(repeating: nil, count: count) }
-        }
-        let shared = Shared(count: fixtures.count)
-        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
-            while true {
-                shared.lock.lock()
-                let index = shared.next
-                shared.next += 1
-                shared.lock.unlock()
-                guard index < fixtures.count else { return }
-                let result = check(fixtures[index])
-                shared.lock.lock()
-                shared.results[index] = result
-                shared.lock.unlock()
-            }
-        }
-        return shared.results.compactMap { $0 }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 import MoltXML
 
 /// What `molt verify` found for every store (and, with `--production-version`, for the
@@ -6,7 +7,7 @@ import MoltXML
 struct VerifyReport: Encodable {
     /// The destination version.
     let destination: String
-    let results: [VerifyResult]
+    let results: [VerificationResult]
     let seconds: Double
     let jobs: Int
     /// The versions after `--production-version` checked for CloudKit, when asked.

@@ -1,23 +1,31 @@
-import Foundation
-import Molt
+public import Foundation
+internal import MoltCore
 
-/// One store `molt verify` checks: a store file (its version found by its hashes), or a JSON
+/// One store ``UpgradeVerification`` checks: a store file (its version found by its hashes), or a JSON
 /// seed in a folder named after the model version it belongs to (made into a store of that
 /// version first). `NAME.expected.json` beside it, when present, is what `molt dump --json` of
 /// the upgraded store must print.
-struct VerifyFixture: Sendable {
-    enum Source: Sendable {
+public struct VerificationFixture: Sendable {
+    public enum Source: Sendable {
         case store(URL)
         /// A seed and the version named by its folder.
         case seed(URL, version: String)
     }
 
-    let source: Source
+    public let source: Source
     /// How it is named in reports: its path as found under the folder given.
-    let name: String
-    let expected: URL?
+    public let name: String
+    /// `NAME.expected.json` beside it, when there is one.
+    public let expected: URL?
 
-    var url: URL {
+    public init(source: Source, name: String, expected: URL?) {
+        self.source = source
+        self.name = name
+        self.expected = expected
+    }
+
+    /// The store or seed file.
+    public var url: URL {
         switch source {
         case .store(let url), .seed(let url, _): url
         }
@@ -26,8 +34,8 @@ struct VerifyFixture: Sendable {
     /// The fixtures under each of `paths` (a folder, searched recursively, or one file), in
     /// path order. Files that are neither stores nor seeds are left alone; a seed that is not
     /// inside a version's folder is an error naming it.
-    static func find(in paths: [String], versions: UpgradeVersions) throws -> [VerifyFixture] {
-        var found: [VerifyFixture] = []
+    public static func find(in paths: [String], versions: UpgradeVersions) throws -> [VerificationFixture] {
+        var found: [VerificationFixture] = []
         for path in paths {
             let root = URL(fileURLWithPath: path).standardizedFileURL
             var isFolder: ObjCBool = false
@@ -52,14 +60,14 @@ struct VerifyFixture: Sendable {
         return found
     }
 
-    private static func fixture(_ file: URL, name: String, versions: UpgradeVersions) throws -> VerifyFixture? {
+    private static func fixture(_ file: URL, name: String, versions: UpgradeVersions) throws -> VerificationFixture? {
         let fileName = file.lastPathComponent
         let base = file.deletingPathExtension().lastPathComponent
         let expected = file.deletingLastPathComponent().appendingPathComponent("\(base).expected.json")
         let hasExpected = FileManager.default.fileExists(atPath: expected.path)
         switch file.pathExtension {
         case "sqlite", "store":
-            return VerifyFixture(source: .store(file), name: name, expected: hasExpected ? expected : nil)
+            return VerificationFixture(source: .store(file), name: name, expected: hasExpected ? expected : nil)
         case "json" where !fileName.hasSuffix(".expected.json"):
             let version = file.deletingLastPathComponent().lastPathComponent
             guard versions.schema(named: version) != nil else {
@@ -71,7 +79,7 @@ struct VerifyFixture: Sendable {
                         "Put each JSON seed in a folder named after the model version it belongs to (one of: \(versions.allNames.joined(separator: ", ")))."
                 )
             }
-            return VerifyFixture(
+            return VerificationFixture(
                 source: .seed(file, version: version), name: name, expected: hasExpected ? expected : nil)
         default:
             return nil

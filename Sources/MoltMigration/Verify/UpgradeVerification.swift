@@ -1,23 +1,73 @@
-import Foundation
-import Logging
-import Molt
-import MoltSQLite
+public import Foundation
+public import Logging
+internal import MoltCore
+internal import MoltSQLite
+internal import MoltStore
 
-/// Checks one fixture: a private copy of the store (or a store made from the seed) is upgraded
-/// to the destination, the result is validated against the destination model, and its
-/// `molt dump --json` is compared with `NAME.expected.json` when there is one. The fixture
-/// itself is only read.
-struct VerifyCheck: Sendable {
-    let inputs: UpgradeInputs
+/// Checks that stores of earlier versions upgrade to a destination version and pass its rules:
+/// what `molt verify` runs, for an app's own tests too.
+///
+/// Each fixture is checked on a private copy (a store fixture is only read): the copy (or a
+/// store made from a seed) is upgraded to the destination with the mapping files, validated
+/// against the destination model, and its `molt dump --json` compared with
+/// `NAME.expected.json` when there is one.
+///
+/// ```swift
+/// let inputs = try UpgradeInputs(models: modelsURL, mappings: mappingsURL, orderByName: false, logger: logger)
+/// let verification = UpgradeVerification(inputs: inputs, destination: nil, workFolder: scratch, logger: logger)
+/// let fixtures = try VerificationFixture.find(in: ["Tests/Stores"], versions: inputs.versions)
+/// for result in verification.check(fixtures, jobs: 2) where !result.passed {
+///     print(result.name, result.failure?.message ?? "")
+/// }
+/// ```
+public struct UpgradeVerification: Sendable {
+    public let inputs: UpgradeInputs
     /// The destination version; nil for the models' current one.
-    let destination: String?
-    /// Where each check makes its private folder.
-    let workFolder: URL
-    let logger: Logger
+    public let destination: String?
+    /// Where each check makes (and removes) its private folder.
+    public let workFolder: URL
+    public let logger: Logger
 
-    func run(_ fixture: VerifyFixture) -> VerifyResult {
+    public init(inputs: UpgradeInputs, destination: String?, workFolder: URL, logger: Logger) {
+        self.inputs = inputs
+        self.destination = destination
+        self.workFolder = workFolder
+        self.logger = logger
+    }
+
+    /// Checks `fixtures` on `jobs` threads, each taking the next fixture; the results in the
+    /// fixtures' order. `done` is called as each check ends (from the thread that ran it).
+    public func check(
+        _ fixtures: [VerificationFixture], jobs: Int, done: (@Sendable () -> Void)? = nil
+    ) -> [VerificationResult] {
+        final class Shared: @unchecked Sendable {
+            let lock = NSLock()
+            var next = 0
+            var results: [VerificationResult?]
+            init(count: Int) { results = Array(repeating: nil, count: count) }
+        }
+        let shared = Shared(count: fixtures.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, fixtures.count))) { _ in
+            while true {
+                shared.lock.lock()
+                let index = shared.next
+                shared.next += 1
+                shared.lock.unlock()
+                guard index < fixtures.count else { return }
+                let result = check(fixtures[index])
+                done?()
+                shared.lock.lock()
+                shared.results[index] = result
+                shared.lock.unlock()
+            }
+        }
+        return shared.results.compactMap { $0 }
+    }
+
+    /// Checks one fixture.
+    public func check(_ fixture: VerificationFixture) -> VerificationResult {
         let started = Date()
-        var result = VerifyResult(name: fixture.name)
+        var result = VerificationResult(name: fixture.name)
         let folder = workFolder.appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
@@ -26,7 +76,7 @@ struct VerifyCheck: Sendable {
             do {
                 try make(fixture, at: store, result: &result)
             } catch let error as MoltError {
-                let kind: VerifyResult.FailureKind =
+                let kind: VerificationResult.FailureKind =
                     error.code == .missingSourceModel ? .unknownVersion : Self.isValidation(error) ? .fixture : .input
                 result.failure = Self.failure(error, kind: kind)
                 throw Stop()
@@ -35,7 +85,7 @@ struct VerifyCheck: Sendable {
         } catch is Stop {
             // The failure is recorded.
         } catch let error as MoltError {
-            let kind: VerifyResult.FailureKind =
+            let kind: VerificationResult.FailureKind =
                 error.code == .missingSourceModel
                 ? .unknownVersion : Self.isValidation(error) ? .validation : .migration
             result.failure = result.failure ?? Self.failure(error, kind: kind)
@@ -54,7 +104,7 @@ struct VerifyCheck: Sendable {
 
     /// Copies the store (a consistent copy of its last commit, its log included, without
     /// writing to it), or makes one from the seed with its version's model.
-    private func make(_ fixture: VerifyFixture, at store: URL, result: inout VerifyResult) throws {
+    private func make(_ fixture: VerificationFixture, at store: URL, result: inout VerificationResult) throws {
         switch fixture.source {
         case .store(let url):
             // A store alone in its folder is read as it is, creating nothing beside it (a WAL
@@ -100,7 +150,7 @@ struct VerifyCheck: Sendable {
     /// Checks a store fixture against the rules of the version it is at (a seed's are checked
     /// as it is read): a fixture that breaks them fails as the fixture's fault, not the
     /// migration's. A store at no known version is left to the upgrade to report.
-    private func checkOwnRules(_ store: URL, fixture: VerifyFixture) throws {
+    private func checkOwnRules(_ store: URL, fixture: VerificationFixture) throws {
         let sqlite = try SQLiteStore(at: store, readOnly: true, logger: logger)
         defer { sqlite.connection.close() }
         guard let schema = inputs.versions.schema(matching: sqlite.metadata.entityVersionHashes) else { return }
@@ -115,7 +165,7 @@ struct VerifyCheck: Sendable {
         }
     }
 
-    private func upgradeAndCheck(_ store: URL, fixture: VerifyFixture, result: inout VerifyResult) throws {
+    private func upgradeAndCheck(_ store: URL, fixture: VerificationFixture, result: inout VerificationResult) throws {
         let upgrade = StoreUpgrade(
             store: store, versions: inputs.versions, mappingFiles: inputs.mappingFiles,
             unreadableMappingFiles: inputs.unreadableMappingFiles, skippedMappingFiles: inputs.skippedMappingFiles,
@@ -164,7 +214,8 @@ struct VerifyCheck: Sendable {
         (1550...1680).contains(error.code.rawValue) || error.code == .constraintConflict
     }
 
-    private static func failure(_ error: MoltError, kind: VerifyResult.FailureKind) -> VerifyResult.Failure {
+    private static func failure(_ error: MoltError, kind: VerificationResult.FailureKind) -> VerificationResult.Failure
+    {
         .init(kind: kind, code: error.code.rawValue, message: error.description, difference: nil)
     }
 }

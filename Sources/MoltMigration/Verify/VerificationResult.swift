@@ -1,10 +1,8 @@
-import Foundation
-import Molt
-
-/// What `molt verify` found for one store. Encoded as it is for `--json` (stable keys).
-struct VerifyResult: Sendable, Encodable {
+/// What ``UpgradeVerification`` found for one store. Encoded as it is for `molt verify --json`
+/// (stable keys).
+public struct VerificationResult: Sendable, Encodable {
     /// Why a store failed.
-    enum FailureKind: String, Sendable, Encodable {
+    public enum FailureKind: String, Sendable, Encodable {
         /// The store or seed could not be read or made into a store.
         case input
         /// The store or seed breaks its own version's rules (a uniqueness constraint, a
@@ -21,35 +19,41 @@ struct VerifyResult: Sendable, Encodable {
         case expected
     }
 
-    struct Failure: Sendable, Encodable {
-        let kind: FailureKind
+    /// Why the store failed.
+    public struct Failure: Sendable, Encodable {
+        public let kind: FailureKind
         /// Core Data's code, for an error that has one.
-        let code: Int?
-        var message: String
+        public let code: Int?
+        public var message: String
         /// For `expected`: the lines that differ, with a few around them.
-        let difference: String?
+        public let difference: String?
     }
 
     /// The store as `molt verify` names it (its path as found under the folder given).
-    let name: String
+    public let name: String
     /// The version the store or seed was at, when known.
-    var from: String?
+    public internal(set) var from: String?
     /// The version it was upgraded to, when it got there.
-    var to: String?
+    public internal(set) var to: String?
     /// The upgrade's steps.
-    var steps = 0
+    public internal(set) var steps = 0
     /// Whether an expected dump was compared.
-    var comparedDump = false
-    var seconds = 0.0
-    var failure: Failure?
+    public internal(set) var comparedDump = false
+    /// How long the check took.
+    public internal(set) var seconds = 0.0
+    public internal(set) var failure: Failure?
 
-    var passed: Bool { failure == nil }
+    public var passed: Bool { failure == nil }
+
+    init(name: String) {
+        self.name = name
+    }
 
     private enum CodingKeys: String, CodingKey {
         case name, from, to, steps, comparedDump, seconds, passed, failure
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(from, forKey: .from)
