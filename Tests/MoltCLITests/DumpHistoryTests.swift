@@ -9,45 +9,7 @@ import Testing
 struct DumpHistoryTests {
     let folder = TemporaryDirectory()
 
-    static let versions: [(String, String)] = [
-        (
-            "Shop",
-            """
-            <entity name="Item" representedClassName="Item">
-                <attribute name="name" attributeType="String"/>
-                <attribute name="price" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-                <attribute name="legacy" optional="YES" attributeType="String"/>
-                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-            </entity>
-            <entity name="Tag" representedClassName="Tag">
-                <attribute name="name" attributeType="String"/>
-                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-            </entity>
-            """
-        ),
-        (
-            // A new attribute that sorts first, legacy removed, a new to-one (the first bit),
-            // and a new entity that moves Tag's number.
-            "Shop 2",
-            """
-            <entity name="Item" representedClassName="Item">
-                <attribute name="amount" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-                <attribute name="name" attributeType="String"/>
-                <attribute name="price" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-                <relationship name="maker" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="items" inverseEntity="Maker"/>
-                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-            </entity>
-            <entity name="Maker" representedClassName="Maker">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="maker" inverseEntity="Item"/>
-            </entity>
-            <entity name="Tag" representedClassName="Tag">
-                <attribute name="name" attributeType="String"/>
-                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-            </entity>
-            """
-        ),
-    ]
+    static let versions: [(String, String)] = [("Shop", ShopModels.version1()), ("Shop 2", ShopModels.version2())]
 
     /// A store at Shop made by `molt create`, with history: Item updates naming price, legacy
     /// and tags, Tag updates naming name, and a deleted Item's insert and delete.

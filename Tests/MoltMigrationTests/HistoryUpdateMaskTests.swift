@@ -14,41 +14,8 @@ import Testing
 /// gone, a renamed one under its new name), and the store records the new model's checksum.
 @Suite("History update masks across a migration")
 struct HistoryUpdateMaskTests {
-    static let version1 = """
-        <entity name="Item" representedClassName="Item">
-            <attribute name="name" attributeType="String"/>
-            <attribute name="price" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-            <attribute name="color" optional="YES" attributeType="String"/>
-            <attribute name="legacy" optional="YES" attributeType="String"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-        </entity>
-        <entity name="Tag" representedClassName="Tag">
-            <attribute name="name" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-        </entity>
-        """
-
-    /// A new attribute that sorts before the others, `legacy` removed, `color` renamed
-    /// `hexColor`, a new to-one (a key column: the first bit), and a new entity that moves
-    /// Tag's number.
-    static let version2 = """
-        <entity name="Item" representedClassName="Item">
-            <attribute name="amount" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-            <attribute name="name" attributeType="String"/>
-            <attribute name="price" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-            <attribute name="hexColor" optional="YES" attributeType="String" elementID="color"/>
-            <relationship name="maker" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="items" inverseEntity="Maker"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-        </entity>
-        <entity name="Maker" representedClassName="Maker">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="maker" inverseEntity="Item"/>
-        </entity>
-        <entity name="Tag" representedClassName="Tag">
-            <attribute name="name" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-        </entity>
-        """
+    static let version1 = ShopModels.version1(withColor: true)
+    static let version2 = ShopModels.version2(withColor: true)
 
     static let seed = """
         {"format": "molt-objects", "version": 1, "entities": {
