@@ -6,33 +6,59 @@ internal import MoltStore
 enum BuiltinEvaluation {
     static func call(_ function: BuiltinFunction, _ arguments: [ExpressionValue], offset: Int) throws -> ExpressionValue
     {
-        func fail(_ message: String) -> EvaluationError {
-            EvaluationError("\(function.rawValue)(): \(message)", offset: offset)
+        let call = BuiltinCall(function: function, arguments: arguments, offset: offset)
+        switch function {
+        case .uppercase, .lowercase, .trim, .length, .concat, .join, .substring, .replace:
+            return try call.text()
+        case .number, .integer, .decimal, .string, .date, .now, .uuid:
+            return try call.conversion()
+        case .abs, .floor, .ceiling, .round:
+            return try call.rounding()
+        case .count, .sum, .average, .min, .max, .coalesce:
+            return try call.aggregate()
         }
-        func text(_ value: ExpressionValue) throws -> String? {
-            switch value {
-            case .null: return nil
-            case .string(let string), .uri(let string): return string
-            default: throw fail("needs text, not \(value.kindName)")
-            }
-        }
-        func integer(_ value: ExpressionValue) throws -> Int {
-            guard case .integer(let number) = value, let result = Int(exactly: number) else {
-                throw fail("needs an integer, not \(value.kindName)")
-            }
-            return result
-        }
-        /// One collection argument, or the arguments themselves; nils left out.
-        var items: [ExpressionValue] {
-            let values: [ExpressionValue]
-            if arguments.count == 1, case .collection(let inner) = arguments[0] {
-                values = inner
-            } else {
-                values = arguments
-            }
-            return values.filter { !$0.isNull }
-        }
+    }
+}
 
+/// One call of a built-in function: its arguments, and the checks every family shares.
+private struct BuiltinCall {
+    let function: BuiltinFunction
+    let arguments: [ExpressionValue]
+    let offset: Int
+
+    func fail(_ message: String) -> EvaluationError {
+        EvaluationError("\(function.rawValue)(): \(message)", offset: offset)
+    }
+
+    /// An argument as text; nil for nil.
+    func text(_ value: ExpressionValue) throws -> String? {
+        switch value {
+        case .null: return nil
+        case .string(let string), .uri(let string): return string
+        default: throw fail("needs text, not \(value.kindName)")
+        }
+    }
+
+    func integer(_ value: ExpressionValue) throws -> Int {
+        guard case .integer(let number) = value, let result = Int(exactly: number) else {
+            throw fail("needs an integer, not \(value.kindName)")
+        }
+        return result
+    }
+
+    /// One collection argument, or the arguments themselves; nils left out.
+    var items: [ExpressionValue] {
+        let values: [ExpressionValue]
+        if arguments.count == 1, case .collection(let inner) = arguments[0] {
+            values = inner
+        } else {
+            values = arguments
+        }
+        return values.filter { !$0.isNull }
+    }
+
+    /// `uppercase`, `lowercase`, `trim`, `length`, `concat`, `join`, `substring`, `replace`.
+    func text() throws -> ExpressionValue {
         switch function {
         case .uppercase: return try text(arguments[0]).map { .string($0.uppercased()) } ?? .null
         case .lowercase: return try text(arguments[0]).map { .string($0.lowercased()) } ?? .null
@@ -50,22 +76,33 @@ enum BuiltinEvaluation {
             return .string(
                 try values.compactMap { try Conversion.text($0, offset: offset) }.joined(separator: separator))
         case .substring:
-            guard let string = try text(arguments[0]) else { return .null }
-            let start = try integer(arguments[1])
-            guard start >= 0 else { throw fail("the start cannot be negative") }
-            let characters = Array(string)
-            guard start < characters.count else { return .string("") }
-            var end = characters.count
-            if arguments.count == 3 {
-                let length = try integer(arguments[2])
-                guard length >= 0 else { throw fail("the length cannot be negative") }
-                end = min(characters.count, start + length)
-            }
-            return .string(String(characters[start..<end]))
-        case .replace:
+            return try substring()
+        default:
             guard let string = try text(arguments[0]) else { return .null }
             guard let find = try text(arguments[1]), !find.isEmpty else { throw fail("needs text to find") }
             return .string(string.replacingOccurrences(of: find, with: try text(arguments[2]) ?? ""))
+        }
+    }
+
+    /// `substring(text, start[, length])`, in characters.
+    func substring() throws -> ExpressionValue {
+        guard let string = try text(arguments[0]) else { return .null }
+        let start = try integer(arguments[1])
+        guard start >= 0 else { throw fail("the start cannot be negative") }
+        let characters = Array(string)
+        guard start < characters.count else { return .string("") }
+        var end = characters.count
+        if arguments.count == 3 {
+            let length = try integer(arguments[2])
+            guard length >= 0 else { throw fail("the length cannot be negative") }
+            end = min(characters.count, start + length)
+        }
+        return .string(String(characters[start..<end]))
+    }
+
+    /// `number`, `integer`, `decimal`, `string`, `date`, `now`, `uuid`.
+    func conversion() throws -> ExpressionValue {
+        switch function {
         case .number: return try Conversion.number(arguments[0], offset: offset)
         case .integer:
             switch try Conversion.number(arguments[0], offset: offset) {
@@ -73,8 +110,7 @@ enum BuiltinEvaluation {
                 guard number.isFinite, abs(number) < 9.2e18 else { throw fail("\(number) does not fit an integer") }
                 return .integer(Int64(number.rounded(.towardZero)))
             case .decimal(let number):
-                let truncated = NSDecimalNumber(decimal: number).int64Value
-                return .integer(truncated)
+                return .integer(NSDecimalNumber(decimal: number).int64Value)
             case let other: return other
             }
         case .decimal:
@@ -92,36 +128,47 @@ enum BuiltinEvaluation {
         case .string: return try Conversion.text(arguments[0], offset: offset).map(ExpressionValue.string) ?? .null
         case .date: return try Conversion.date(arguments[0], offset: offset)
         case .now: return .date(Date())
-        case .uuid:
+        default:
             if arguments.isEmpty { return .uuid(UUID()) }
             guard let string = try text(arguments[0]) else { return .null }
             guard let uuid = UUID(uuidString: string) else { throw fail("\"\(string)\" is not a UUID") }
             return .uuid(uuid)
-        case .abs, .floor, .ceiling, .round:
-            guard let number = Numeric(arguments[0]) else {
-                if arguments[0].isNull { return .null }
-                throw fail("needs a number, not \(arguments[0].kindName)")
-            }
-            switch (function, number) {
-            case (.abs, .integer(let value)):
-                guard value != .min else { throw fail("overflows") }
-                return .integer(Swift.abs(value))
-            case (_, .integer): return number.value
-            case (.abs, _): return .double(Swift.abs(number.double))
-            case (.floor, _): return .double(number.double.rounded(.down))
-            case (.ceiling, _): return .double(number.double.rounded(.up))
-            default: return .double(number.double.rounded(.toNearestOrAwayFromZero))
-            }
+        }
+    }
+
+    /// `abs`, `floor`, `ceiling`, `round`: integers stay integers.
+    func rounding() throws -> ExpressionValue {
+        guard let number = Numeric(arguments[0]) else {
+            if arguments[0].isNull { return .null }
+            throw fail("needs a number, not \(arguments[0].kindName)")
+        }
+        switch (function, number) {
+        case (.abs, .integer(let value)):
+            guard value != .min else { throw fail("overflows") }
+            return .integer(Swift.abs(value))
+        case (_, .integer): return number.value
+        case (.abs, _): return .double(Swift.abs(number.double))
+        case (.floor, _): return .double(number.double.rounded(.down))
+        case (.ceiling, _): return .double(number.double.rounded(.up))
+        default: return .double(number.double.rounded(.toNearestOrAwayFromZero))
+        }
+    }
+
+    /// `count`, `sum`, `average`, `min`, `max`, `coalesce`: over one collection or the
+    /// arguments, nils left out.
+    func aggregate() throws -> ExpressionValue {
+        switch function {
         case .count:
             return .integer(Int64(items.count))
         case .sum, .average:
+            let values = items
             var total: ExpressionValue = .integer(0)
-            for item in items {
+            for item in values {
                 total = try Arithmetic.apply(.add, total, item, offset: offset)
             }
             if function == .sum { return total }
-            guard !items.isEmpty else { return .null }
-            return try Arithmetic.apply(.divide, total, .integer(Int64(items.count)), offset: offset)
+            guard !values.isEmpty else { return .null }
+            return try Arithmetic.apply(.divide, total, .integer(Int64(values.count)), offset: offset)
         case .min, .max:
             var best: ExpressionValue?
             for item in items {
@@ -141,7 +188,7 @@ enum BuiltinEvaluation {
                 }
             }
             return best ?? .null
-        case .coalesce:
+        default:
             return arguments.first { !$0.isNull } ?? .null
         }
     }
