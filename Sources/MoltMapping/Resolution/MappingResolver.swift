@@ -99,6 +99,20 @@ public struct MappingResolver: @unchecked Sendable {
                 relationships: [], unresolvedRelationships: [:], newRelationships: [], inheritedRelationships: [],
                 inheritedAttributes: [])
         }
+        let attributes = resolveAttributes(mapping, from: sourceEntity, to: destinationEntity)
+        let (relationships, unresolved, new) = resolveRelationships(mapping, from: sourceEntity, to: destinationEntity)
+        return ResolvedEntityMapping(
+            mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: attributes,
+            relationships: relationships, unresolvedRelationships: unresolved, newRelationships: new,
+            inheritedRelationships: destination.allRelationships(of: destinationEntity).filter { !$0.isTransient },
+            inheritedAttributes: destination.allAttributes(of: destinationEntity).filter { !$0.isTransient })
+    }
+
+    /// Each stored destination attribute's value: the file's (a composite's whole mapping
+    /// giving its leaves'), else inferred from the source, else the model's default.
+    private func resolveAttributes(
+        _ mapping: EntityMapping, from sourceEntity: Entity?, to destinationEntity: Entity
+    ) -> [ResolvedProperty] {
         var attributes: [ResolvedProperty] = []
         for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
             let (explicit, elementPath) =
@@ -140,6 +154,14 @@ public struct MappingResolver: @unchecked Sendable {
                     ResolvedProperty(name: attribute.name, value: .noValue, origin: .nothing, mapping: explicit))
             }
         }
+        return attributes
+    }
+
+    /// Each stored destination relationship's value, with why the ones that have none have none
+    /// and which are new in this version.
+    private func resolveRelationships(
+        _ mapping: EntityMapping, from sourceEntity: Entity?, to destinationEntity: Entity
+    ) -> (resolved: [ResolvedProperty], unresolved: [String: String], new: Set<String>) {
         var relationships: [ResolvedProperty] = []
         var unresolved: [String: String] = [:]
         var new: Set<String> = []
@@ -200,11 +222,7 @@ public struct MappingResolver: @unchecked Sendable {
                     name: relationship.name, value: .expression(expression), origin: .inferred(sourceProperty: match),
                     mapping: explicit))
         }
-        return ResolvedEntityMapping(
-            mapping: mapping, sourceEntity: sourceEntity, destinationEntity: destinationEntity, attributes: attributes,
-            relationships: relationships, unresolvedRelationships: unresolved, newRelationships: new,
-            inheritedRelationships: destination.allRelationships(of: destinationEntity).filter { !$0.isTransient },
-            inheritedAttributes: destination.allAttributes(of: destinationEntity).filter { !$0.isTransient })
+        return (relationships, unresolved, new)
     }
 
     /// The entity mappings that make objects of `destinationEntity` (or a sub-entity) from
