@@ -49,25 +49,7 @@ public enum ExpressionCompiler {
                 return value
             }
         case .keyPath(let base, let components):
-            let start: Body
-            if let base {
-                start = node(base)
-            } else {
-                start = { context in
-                    if let object = context.object { return object }
-                    guard let source = context.variables["source"] else {
-                        throw EvaluationError("a key path without a $variable needs a $source object", offset: offset)
-                    }
-                    return source
-                }
-            }
-            return { context in
-                var value = try start(context)
-                for component in components {
-                    value = try KeyPaths.step(value, component, context: context, offset: offset)
-                }
-                return value
-            }
+            return keyPath(base: base, components: components, offset: offset)
         case .aggregate(let items):
             let bodies = items.map(node)
             return { context in .collection(try bodies.map { try $0(context) }) }
@@ -81,29 +63,7 @@ public enum ExpressionCompiler {
                 try BuiltinEvaluation.call(function, try bodies.map { try $0(context) }, offset: offset)
             }
         case .call(let target, let selector, let arguments):
-            let targetBody = node(target)
-            let bodies = arguments.map(node)
-            return { context in
-                guard case .target(let resolved) = try targetBody(context) else {
-                    throw EvaluationError(
-                        "FUNCTION can call only $manager, $entityPolicy, $entityMapping or $propertyMapping",
-                        offset: offset)
-                }
-                guard let functions = context.functions else {
-                    throw EvaluationError(
-                        "FUNCTION($\(resolved.rawValue), …) can run only during a migration", offset: offset)
-                }
-                do {
-                    return try functions.call(
-                        resolved, selector: selector, arguments: try bodies.map { try $0(context) })
-                } catch let error as EvaluationError {
-                    throw error
-                } catch let error as MoltError {
-                    throw error
-                } catch {
-                    throw EvaluationError("\(selector) failed: \(error)", offset: offset)
-                }
-            }
+            return call(target, selector, arguments, offset: offset)
         case .ternary(let condition, let then, let otherwise):
             let test = node(condition)
             let yes = node(then)
@@ -144,6 +104,58 @@ public enum ExpressionCompiler {
             return { context in
                 if try Truth.of(try left(context), offset: lhs.offset) { return .bool(true) }
                 return .bool(try Truth.of(try right(context), offset: rhs.offset))
+            }
+        }
+    }
+
+    /// A key path: from its base, else the object evaluated (a filter's) or `$source`, one
+    /// key at a time.
+    static func keyPath(base: MappingExpression?, components: [String], offset: Int) -> Body {
+        let start: Body
+        if let base {
+            start = node(base)
+        } else {
+            start = { context in
+                if let object = context.object { return object }
+                guard let source = context.variables["source"] else {
+                    throw EvaluationError("a key path without a $variable needs a $source object", offset: offset)
+                }
+                return source
+            }
+        }
+        return { context in
+            var value = try start(context)
+            for component in components {
+                value = try KeyPaths.step(value, component, context: context, offset: offset)
+            }
+            return value
+        }
+    }
+
+    /// `FUNCTION(target, "selector:", arguments…)`: run by the migration's functions.
+    static func call(
+        _ target: MappingExpression, _ selector: String, _ arguments: [MappingExpression], offset: Int
+    ) -> Body {
+        let targetBody = node(target)
+        let bodies = arguments.map(node)
+        return { context in
+            guard case .target(let resolved) = try targetBody(context) else {
+                throw EvaluationError(
+                    "FUNCTION can call only $manager, $entityPolicy, $entityMapping or $propertyMapping",
+                    offset: offset)
+            }
+            guard let functions = context.functions else {
+                throw EvaluationError(
+                    "FUNCTION($\(resolved.rawValue), …) can run only during a migration", offset: offset)
+            }
+            do {
+                return try functions.call(resolved, selector: selector, arguments: try bodies.map { try $0(context) })
+            } catch let error as EvaluationError {
+                throw error
+            } catch let error as MoltError {
+                throw error
+            } catch {
+                throw EvaluationError("\(selector) failed: \(error)", offset: offset)
             }
         }
     }
