@@ -136,21 +136,42 @@ private struct Decoder {
         let marker = bytes[start]
         let value: PropertyList
         switch marker >> 4 {
+        case 0x0, 0x1, 0x2, 0x3, 0x8:
+            value = try scalar(marker: marker, at: start)
+        case 0x4, 0x5, 0x6:
+            value = try bytesOrText(marker: marker, at: start)
+        case 0xA, 0xC, 0xD:
+            onPath.insert(object)
+            defer { onPath.remove(object) }
+            value =
+                marker >> 4 == 0xD
+                ? try dictionary(marker: marker, at: start, depth: depth)
+                : try array(marker: marker, at: start, depth: depth)
+        default:
+            throw Decoder.corrupt(name, "unsupported marker 0x\(String(marker, radix: 16)) at byte \(start)")
+        }
+        cache[object] = value
+        return value
+    }
+
+    /// A boolean, integer, real, date or uid.
+    func scalar(marker: UInt8, at start: Int) throws -> PropertyList {
+        switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x08: value = .bool(false)
-            case 0x09: value = .bool(true)
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
             default: throw Decoder.corrupt(name, "unsupported marker 0x\(String(marker, radix: 16)) at byte \(start)")
             }
         case 0x1:
-            value = .integer(try integer(marker: marker, at: start))
+            return .integer(try integer(marker: marker, at: start))
         case 0x2:
             let size = 1 << Int(marker & 0x0F)
             try need(size, at: start + 1)
             let raw = Decoder.bigEndian(bytes, at: start + 1, size: size)
             switch size {
-            case 4: value = .real(Double(Float(bitPattern: UInt32(raw))))
-            case 8: value = .real(Double(bitPattern: raw))
+            case 4: return .real(Double(Float(bitPattern: UInt32(raw))))
+            case 8: return .real(Double(bitPattern: raw))
             default: throw Decoder.corrupt(name, "a real at byte \(start) has \(size) bytes")
             }
         case 0x3:
@@ -158,24 +179,33 @@ private struct Decoder {
                 throw Decoder.corrupt(name, "a date at byte \(start) has a bad marker")
             }
             try need(8, at: start + 1)
-            value = .date(
+            return .date(
                 Date(
                     timeIntervalSinceReferenceDate:
                         Double(bitPattern: Decoder.bigEndian(bytes, at: start + 1, size: 8))))
+        default:
+            let size = Int(marker & 0x0F) + 1
+            try need(size, at: start + 1)
+            guard size <= 8 else { throw Decoder.corrupt(name, "a uid at byte \(start) is too long") }
+            return .uid(Decoder.bigEndian(bytes, at: start + 1, size: size))
+        }
+    }
+
+    /// Data, an ASCII string or a UTF-16 string.
+    func bytesOrText(marker: UInt8, at start: Int) throws -> PropertyList {
+        let (count, payload) = try length(marker: marker, at: start)
+        switch marker >> 4 {
         case 0x4:
-            let (count, payload) = try length(marker: marker, at: start)
             try need(count, at: payload)
-            value = .data(Data(bytes[payload..<(payload + count)]))
+            return .data(Data(bytes[payload..<(payload + count)]))
         case 0x5:
-            let (count, payload) = try length(marker: marker, at: start)
             try need(count, at: payload)
             let slice = bytes[payload..<(payload + count)]
             guard slice.allSatisfy({ $0 < 0x80 }) else {
                 throw Decoder.corrupt(name, "an ASCII string at byte \(start) holds non-ASCII bytes")
             }
-            value = .string(String(decoding: slice, as: UTF8.self))
-        case 0x6:
-            let (count, payload) = try length(marker: marker, at: start)
+            return .string(String(decoding: slice, as: UTF8.self))
+        default:
             guard count <= Int.max / 2 else { throw Decoder.corrupt(name, "a string is too long") }
             try need(count * 2, at: payload)
             var units = [UInt16]()
@@ -186,45 +216,38 @@ private struct Decoder {
             guard let string = String(validating: units, as: UTF16.self) else {
                 throw Decoder.corrupt(name, "a string at byte \(start) is not valid UTF-16")
             }
-            value = .string(string)
-        case 0x8:
-            let size = Int(marker & 0x0F) + 1
-            try need(size, at: start + 1)
-            guard size <= 8 else { throw Decoder.corrupt(name, "a uid at byte \(start) is too long") }
-            value = .uid(Decoder.bigEndian(bytes, at: start + 1, size: size))
-        case 0xA, 0xC:
-            let (count, payload) = try length(marker: marker, at: start)
-            try need(count * referenceSize, at: payload)
-            onPath.insert(object)
-            defer { onPath.remove(object) }
-            var items: [PropertyList] = []
-            items.reserveCapacity(count)
-            for index in 0..<count {
-                let child = try reference(at: payload + index * referenceSize)
-                items.append(try decodeObject(child, depth: depth + 1))
-            }
-            value = .array(items)
-        case 0xD:
-            let (count, payload) = try length(marker: marker, at: start)
-            try need(count * referenceSize * 2, at: payload)
-            onPath.insert(object)
-            defer { onPath.remove(object) }
-            var entries: [String: PropertyList] = [:]
-            entries.reserveCapacity(count)
-            for index in 0..<count {
-                let keyObject = try reference(at: payload + index * referenceSize)
-                let valueObject = try reference(at: payload + (count + index) * referenceSize)
-                guard case .string(let key) = try decodeObject(keyObject, depth: depth + 1) else {
-                    throw Decoder.corrupt(name, "a dictionary at byte \(start) has a key that is not a string")
-                }
-                entries[key] = try decodeObject(valueObject, depth: depth + 1)
-            }
-            value = .dictionary(entries)
-        default:
-            throw Decoder.corrupt(name, "unsupported marker 0x\(String(marker, radix: 16)) at byte \(start)")
+            return .string(string)
         }
-        cache[object] = value
-        return value
+    }
+
+    /// An array or set (read as an array); its object is on the path while its items are read.
+    mutating func array(marker: UInt8, at start: Int, depth: Int) throws -> PropertyList {
+        let (count, payload) = try length(marker: marker, at: start)
+        try need(count * referenceSize, at: payload)
+        var items: [PropertyList] = []
+        items.reserveCapacity(count)
+        for index in 0..<count {
+            let child = try reference(at: payload + index * referenceSize)
+            items.append(try decodeObject(child, depth: depth + 1))
+        }
+        return .array(items)
+    }
+
+    /// A dictionary with string keys; its object is on the path while its entries are read.
+    mutating func dictionary(marker: UInt8, at start: Int, depth: Int) throws -> PropertyList {
+        let (count, payload) = try length(marker: marker, at: start)
+        try need(count * referenceSize * 2, at: payload)
+        var entries: [String: PropertyList] = [:]
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            let keyObject = try reference(at: payload + index * referenceSize)
+            let valueObject = try reference(at: payload + (count + index) * referenceSize)
+            guard case .string(let key) = try decodeObject(keyObject, depth: depth + 1) else {
+                throw Decoder.corrupt(name, "a dictionary at byte \(start) has a key that is not a string")
+            }
+            entries[key] = try decodeObject(valueObject, depth: depth + 1)
+        }
+        return .dictionary(entries)
     }
 
     func integer(marker: UInt8, at start: Int) throws -> Int64 {
