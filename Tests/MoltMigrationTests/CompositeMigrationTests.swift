@@ -114,6 +114,25 @@ struct CompositeMigrationTests {
         try Self.expectSeedValues(url, Self.version2, zip: "00000")
     }
 
+    @Test("an inferred mapping file reads a renamed element by its path, and migrates as SQL on a copy")
+    func inferredRename() throws {
+        let renamed = try InferenceCase.model(
+            InferenceCases.travellers(
+                street: #"<attribute name="road" optional="YES" attributeType="String" elementID="street"/>"#),
+            name: "Trips 2")
+        let mapping = try #require(MappingInference.infer(from: Self.version1, to: renamed).mapping)
+        let text = MappingWriter().text(of: mapping)
+        #expect(text.contains(#"<attribute name="home.road" value="$source.home.street"/>"#), "\(text)")
+        let folder = TemporaryDirectory("molt-composite")
+        let url = try MigrationFixtures.store("Trips.sqlite", in: folder, model: Self.version1, seed: Self.seed)
+        let report = try HeavyweightMigration(
+            store: url, source: Self.version1, destination: renamed, mapping: MigrationFixtures.mapping(text: text)
+        ).run()
+        #expect(report.setBased, "\(report.plan?.reason ?? "")")
+        let ada = try #require(Self.objects(url, renamed)["Traveller"]?.first { $0["name"] as? String == "Ada" })
+        #expect(Self.member(ada, "home.road") as? String == "1 Rue de Rivoli")
+    }
+
     /// Version 2's mapping: leaves read by path, a composite mapped whole, a leaf read through
     /// a relationship, a filter on a leaf.
     static let mappingText = """

@@ -137,8 +137,9 @@ struct InferenceRun {
             kind: .transform, sourceEntityName: sourceEntity.name, destinationEntityName: destinationEntity.name)
         for (old, attribute) in attributePairs(sourceEntity, destinationEntity) {
             guard let old else { continue }
-            var value = MappingExpression(
-                .keyPath(base: MappingExpression(.variable("source")), components: [old.name]))
+            // A composite's leaf is read by its path, as a mapping file writes it (`$source.home.city`).
+            let path = old.name.split(separator: ".").map(String.init)
+            var value = MappingExpression(.keyPath(base: MappingExpression(.variable("source")), components: path))
             var explicit = old.name != attribute.name
             if TypeChanges.needsConversion(from: old.type, to: attribute.type) {
                 value = MappingExpression(.function(name: BuiltinFunction.string.rawValue, arguments: [value]))
