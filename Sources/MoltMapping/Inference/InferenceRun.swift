@@ -137,8 +137,10 @@ struct InferenceRun {
             kind: .transform, sourceEntityName: sourceEntity.name, destinationEntityName: destinationEntity.name)
         for (old, attribute) in attributePairs(sourceEntity, destinationEntity) {
             guard let old else { continue }
-            // A composite's leaf is read by its path, as a mapping file writes it (`$source.home.city`).
-            let path = old.name.split(separator: ".").map(String.init)
+            // A composite's leaf is read by its path, as a mapping file writes it (`$source.home.city`);
+            // any other name is one key, whatever characters it holds.
+            let parts = old.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let path = source.leafPath(parts, in: sourceEntity)?.count == parts.count ? parts : [old.name]
             var value = MappingExpression(.keyPath(base: MappingExpression(.variable("source")), components: path))
             var explicit = old.name != attribute.name
             if TypeChanges.needsConversion(from: old.type, to: attribute.type) {
