@@ -60,20 +60,7 @@ public enum VersionHasher {
     /// Data. Every other attribute's is ``hash(of:)-(Attribute)``.
     public static func hash(of attribute: Attribute, in model: ObjectModel) -> Data {
         guard attribute.type == .composite else { return hash(of: attribute) }
-        var leaves: [Attribute] = []
-        func collect(_ composite: Attribute, visiting: Set<String>) {
-            guard let name = composite.compositeName, !visiting.contains(name),
-                let definition = model.composite(named: name)
-            else { return }
-            for element in definition.attributes {
-                if element.type == .composite {
-                    collect(element, visiting: visiting.union([name]))
-                } else if !element.isTransient {
-                    leaves.append(element)
-                }
-            }
-        }
-        collect(attribute, visiting: [])
+        let leaves = model.compositeLeaves(of: attribute).map(\.element).filter { !$0.isTransient }
         var bytes = Bytes()
         for leaf in leaves.sorted(by: { NameOrder.precedes($0.name, $1.name) }) {
             bytes.append(hash(of: leaf))

@@ -27,43 +27,63 @@ extension ObjectModel {
     /// when the attribute is not a composite or names no composite of the model; a composite
     /// that contains itself is not followed again (``ModelChecker`` reports both).
     public func leaves(of attribute: Attribute) -> [Attribute] {
-        guard attribute.type == .composite else { return [] }
-        var result: [Attribute] = []
-        collectLeaves(
-            of: attribute, path: attribute.name, canonicalPath: attribute.canonicalName,
-            isOptional: attribute.isOptional, isTransient: attribute.isTransient,
-            renamed: attribute.renamingIdentifier != nil,
-            visiting: [], into: &result)
-        return result
+        compositeLeaves(of: attribute).map { found in
+            var leaf = found.element
+            leaf.name = found.path
+            leaf.isOptional = found.isOptional
+            leaf.isTransient = attribute.isTransient
+            leaf.renamingIdentifier = found.isRenamed ? found.canonicalPath : nil
+            return leaf
+        }
     }
 
-    private func collectLeaves(
-        of attribute: Attribute, path: String, canonicalPath: String, isOptional: Bool, isTransient: Bool,
-        renamed: Bool,
-        visiting: Set<String>, into result: inout [Attribute]
-    ) {
-        guard let name = attribute.compositeName, !visiting.contains(name), let composite = composite(named: name)
-        else {
-            return
-        }
-        for element in composite.attributes {
-            let elementPath = path + "." + element.name
-            let elementCanonical = canonicalPath + "." + element.canonicalName
-            let elementRenamed = renamed || element.renamingIdentifier != nil
-            let elementOptional = isOptional || element.isOptional
-            if element.type == .composite {
-                collectLeaves(
-                    of: element, path: elementPath, canonicalPath: elementCanonical, isOptional: elementOptional,
-                    isTransient: isTransient, renamed: elementRenamed, visiting: visiting.union([name]), into: &result)
-                continue
+    /// One leaf of a composite attribute, as its composite declares it, with where the walk
+    /// found it.
+    struct CompositeLeaf {
+        /// The element as declared (its own name and flags).
+        let element: Attribute
+        /// `home.geo.latitude`.
+        let path: String
+        /// The path of canonical names (renaming identifiers where given).
+        let canonicalPath: String
+        /// Whether the element or a composite on its path is optional.
+        let isOptional: Bool
+        /// Whether a part of the path has a renaming identifier.
+        let isRenamed: Bool
+    }
+
+    /// The one walk of a composite attribute's elements, nested composites flattened depth first
+    /// in element order: for ``leaves(of:)`` and for version hashes (which hash the elements as
+    /// declared).
+    func compositeLeaves(of attribute: Attribute) -> [CompositeLeaf] {
+        guard attribute.type == .composite else { return [] }
+        var result: [CompositeLeaf] = []
+        func walk(
+            _ holder: Attribute, path: String, canonical: String, optional: Bool, renamed: Bool, visiting: Set<String>
+        ) {
+            guard let name = holder.compositeName, !visiting.contains(name), let composite = composite(named: name)
+            else { return }
+            for element in composite.attributes {
+                let elementPath = path + "." + element.name
+                let elementCanonical = canonical + "." + element.canonicalName
+                let elementOptional = optional || element.isOptional
+                let elementRenamed = renamed || element.renamingIdentifier != nil
+                if element.type == .composite {
+                    walk(
+                        element, path: elementPath, canonical: elementCanonical, optional: elementOptional,
+                        renamed: elementRenamed, visiting: visiting.union([name]))
+                } else {
+                    result.append(
+                        CompositeLeaf(
+                            element: element, path: elementPath, canonicalPath: elementCanonical,
+                            isOptional: elementOptional, isRenamed: elementRenamed))
+                }
             }
-            var leaf = element
-            leaf.name = elementPath
-            leaf.isOptional = elementOptional
-            leaf.isTransient = isTransient
-            leaf.renamingIdentifier = elementRenamed ? elementCanonical : nil
-            result.append(leaf)
         }
+        walk(
+            attribute, path: attribute.name, canonical: attribute.canonicalName, optional: attribute.isOptional,
+            renamed: attribute.renamingIdentifier != nil, visiting: [])
+        return result
     }
 
     /// The composite attribute called `name` that `entity` has (own or inherited).
