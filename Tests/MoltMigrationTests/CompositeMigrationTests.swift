@@ -176,6 +176,31 @@ struct CompositeMigrationTests {
         #expect(!report.discarded.contains { $0.description.contains("Traveller.home.street") })
     }
 
+    @Test("a composite read whole by a value counts its leaves as read in the report; one read by nothing does not")
+    func wholeReadsInTheSurvey() throws {
+        func discarded(nameValue: String) throws -> [String] {
+            let folder = TemporaryDirectory("molt-composite")
+            let url = try MigrationFixtures.store("Trips.sqlite", in: folder, model: Self.version1, seed: Self.seed)
+            let mapping = try MigrationFixtures.mapping(
+                text: """
+                    <mapping-model format="1" source-model="Trips" destination-model="Trips 2">
+                        <entity-mapping name="TravellerToTraveller" type="transform" source="Traveller" destination="Traveller">
+                            <attribute name="home" value="$source.work"/>
+                            <attribute name="name" value="\(nameValue)"/>
+                        </entity-mapping>
+                        <entity-mapping name="TripToTrip" type="copy" source="Trip" destination="Trip"/>
+                    </mapping-model>
+                    """)
+            return try HeavyweightMigration(
+                store: url, source: Self.version1, destination: Self.version2, mapping: mapping
+            ).run().discarded.map(\.description)
+        }
+        let read = try discarded(nameValue: "TERNARY($source.home == nil, 'nobody', $source.name)")
+        #expect(!read.contains { $0.contains("Traveller.home.") }, "\(read)")
+        let unread = try discarded(nameValue: "$source.name")
+        #expect(unread.contains { $0.contains("Traveller.home.street") }, "\(unread)")
+    }
+
     @Test("a composite whose leaves are all empty is nil, as Core Data's is")
     func emptyCompositeIsNil() throws {
         let folder = TemporaryDirectory("molt-composite")

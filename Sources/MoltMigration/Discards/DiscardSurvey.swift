@@ -89,7 +89,7 @@ public struct DiscardSurvey {
             for name in mappings.compactMap(\.policyName) where !policies.contains(name) { policies.append(name) }
             let policy = policies.isEmpty ? nil : policies.joined(separator: " or ")
             for attribute in source.allAttributes(of: entity) where !attribute.isTransient {
-                guard !kept.names.contains(attribute.name) else { continue }
+                guard !kept.carries(attribute: attribute.name) else { continue }
                 items.append(
                     DiscardedData(
                         kind: .attributeValues(entity: entity.name, attribute: attribute.name),
@@ -208,6 +208,9 @@ public struct DiscardSurvey {
 private struct Carried {
     /// Source attributes and relationships some mapping carries (inferred, or read by a value).
     var names: Set<String> = []
+    /// Properties read whole by a one-key path (`$source.home`): for a composite, every leaf
+    /// below it may be read (a policy function or a comparison is handed the composite).
+    var wholes: Set<String> = []
     /// A value hands `$source` itself on: anything may be read.
     var everything = false
 
@@ -223,12 +226,21 @@ private struct Carried {
         }
     }
 
+    /// Whether the stored attribute `name` is carried: read itself, or a composite's leaf
+    /// (`home.city`) whose composite is read whole.
+    func carries(attribute name: String) -> Bool {
+        if names.contains(name) { return true }
+        guard let dot = name.firstIndex(of: ".") else { return false }
+        return wholes.contains(String(name[..<dot]))
+    }
+
     /// Records what `expression` reads from the source object: `$source.name…` reads `name`;
     /// `$source` alone reads anything.
     mutating func read(_ expression: MappingExpression) {
         switch expression.kind {
         case .keyPath(let base?, let components) where base.kind == .variable("source"):
             if let first = components.first { names.insert(first) } else { everything = true }
+            if components.count == 1 { wholes.insert(components[0]) }
         case .variable("source"):
             everything = true
         default:
