@@ -170,7 +170,8 @@ let package = Package(
             name: "MoltTestSupport",
             dependencies: ["Molt", "MoltSQLite"],
             path: "Tests/MoltTestSupport",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["PolicyListPlugin"]
         ),
         .testTarget(
             name: "MoltCoreTests",
@@ -205,10 +206,12 @@ let package = Package(
         .testTarget(
             name: "MoltMigrationTests",
             dependencies: [
-                "MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport",
+                "Molt", "MoltMigration", "MoltMapping", "MoltStore", "MoltSQLite", "MoltPolicies", "MoltTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The test policies are listed with their hooks, as an app's are.
+            plugins: ["PolicyListPlugin"]
         ),
         .testTarget(
             name: "MoltHostileInputTests",

@@ -27,7 +27,9 @@ let package = Package(
                 "CSQLiteBench",
                 .product(name: "Molt", package: "Molt"),
             ],
-            path: "Sources/MoltBench"
+            path: "Sources/MoltBench",
+            // The benchmark's policies are listed with the hooks they override, as an app's are.
+            plugins: [.plugin(name: "PolicyListPlugin", package: "Molt")]
         ),
     ]
 )

@@ -11,12 +11,11 @@ import Molt
 ///
 /// Used by `MappingModels/Contacts/Contacts2-to-Contacts3.xml`.
 final class ContactMergePolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .end, .call] }
-    static var functionSelectors: [String] { ["normalizedEmail:"] }
+    override class var functionSelectors: [String] { ["normalizedEmail:"] }
 
     private var kept: [String: (person: DestinationObject, count: Int)] = [:]
 
-    init() {}
+    required init() {}
 
     /// Lowercased, without surrounding spaces; nil for nil or empty text.
     static func normalized(_ email: String?) -> String? {
@@ -24,7 +23,9 @@ final class ContactMergePolicy: EntityMigrationPolicy {
         return email
     }
 
-    func call(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue {
+    override func call(
+        _ selector: String, arguments: [ExpressionValue], manager: MigrationManager
+    ) throws -> ExpressionValue {
         guard selector == "normalizedEmail:" else {
             throw PolicyFunctionError.unknownSelector(selector, policy: Self.policyName)
         }
@@ -32,8 +33,8 @@ final class ContactMergePolicy: EntityMigrationPolicy {
         return .string(email)
     }
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         guard let email = Self.normalized(try source.text("email")) else {
             _ = try manager.createDefaultDestinationInstance(for: source)
@@ -48,7 +49,7 @@ final class ContactMergePolicy: EntityMigrationPolicy {
         }
     }
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         kept.removeAll()
     }
 }

@@ -5,11 +5,10 @@ import Molt
 ///
 /// Used by `MappingModels/Contacts/Contacts-to-Contacts2.xml`.
 final class ContactSplitPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .createRelationships] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         // The Person itself, with the mapping's (inferred) values.
         _ = try manager.createDefaultDestinationInstance(for: source)
@@ -29,8 +28,8 @@ final class ContactSplitPolicy: EntityMigrationPolicy {
         }
     }
 
-    func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    override func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         guard destination.entity == "Address" || destination.entity == "Phone" else {
             // The Person: its groups, as the mapping infers them.

@@ -28,11 +28,10 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.2.xml` (pass 2).
 final class PostAuthorLinkPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .createRelationships] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         var request = FetchRequest(entityName: "Post")
         request.predicate = ObjectPredicate(format: "postId == %@", try source.value("postId"))
@@ -41,8 +40,8 @@ final class PostAuthorLinkPolicy: EntityMigrationPolicy {
         try manager.associate(source: source, destination: post)
     }
 
-    func createRelationships(
-        forDestination post: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    override func createRelationships(
+        forDestination post: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let source = try manager.sourceObject(
             try manager.sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [post])[0])

@@ -31,13 +31,12 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.1.xml` (pass 1).
 final class TopicByNamePolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let tableKey = "topicsByName"
 
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let item = try manager.createDefaultDestinationInstance(for: source)
         guard let name = try source.text("topic")?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {

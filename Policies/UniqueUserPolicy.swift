@@ -24,10 +24,9 @@ import Molt
 ///
 /// Used by `MappingModels/Forum/Forum-to-Forum2.1.xml` (pass 1).
 final class UniqueUserPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.end] }
-    init() {}
+    required init() {}
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         var request = FetchRequest(entityName: "User")
         request.sortDescriptors = [
             KeySortDescriptor(key: "userId", ascending: true), KeySortDescriptor(key: "signedUpAt", ascending: true),

@@ -11,16 +11,17 @@ internal import MoltCore
 /// import MoltCommandLine
 /// import AppPolicies
 ///
-/// MoltCommandLine.main(policies: CompiledPolicies.all, transformers: CompiledPolicies.transformers)
+/// MoltCommandLine.main(policies: CompiledPolicies.registrations, transformers: CompiledPolicies.transformers)
 /// ```
 ///
 /// Every subcommand of `molt` is there (`migrate`, `upgrade`, `verify`, …); a mapping file
 /// names a policy by its type name, as with Molt's own `molt`.
 public enum MoltCommandLine {
-    /// Registers `policies` and `transformers`, runs the command line `arguments` (by default
-    /// the process's), and exits with the command's exit code.
+    /// Registers `policies` (each with the hooks its code overrides, as the PolicyList plugin
+    /// lists them) and `transformers`, runs the command line `arguments` (by default the
+    /// process's), and exits with the command's exit code.
     public static func main(
-        policies: [any EntityMigrationPolicy.Type], transformers: [any AttributeValueTransformer.Type] = [],
+        policies: [PolicyRegistration], transformers: [any AttributeValueTransformer.Type] = [],
         arguments: [String]? = nil
     ) -> Never {
         FaultPoint.armFromEnvironment()
@@ -38,5 +39,16 @@ public enum MoltCommandLine {
             MoltCommand.exit(withError: error)
         }
         exit(0)
+    }
+
+    /// Registers `policies`, each taken to override every hook (``PolicyRegistry/register(_:)``),
+    /// then runs as ``main(policies:transformers:arguments:)``.
+    public static func main(
+        policies: [EntityMigrationPolicy.Type], transformers: [any AttributeValueTransformer.Type] = [],
+        arguments: [String]? = nil
+    ) -> Never {
+        main(
+            policies: policies.map { PolicyRegistration($0, overriding: .all) }, transformers: transformers,
+            arguments: arguments)
     }
 }

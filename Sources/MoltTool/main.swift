@@ -3,4 +3,4 @@
 import MoltCommandLine
 import MoltPolicies
 
-MoltCommandLine.main(policies: CompiledPolicies.all, transformers: CompiledPolicies.transformers)
+MoltCommandLine.main(policies: CompiledPolicies.registrations, transformers: CompiledPolicies.transformers)

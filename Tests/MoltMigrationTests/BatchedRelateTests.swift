@@ -19,7 +19,7 @@ final class CountingRelationshipsTestPolicy: CountingRelationshipsPolicy {
 @Suite("Relationships written a batch at a time")
 struct BatchedRelateTests {
     init() {
-        PolicyRegistry.register([KeepsDefaultsTestPolicy.self, CountingRelationshipsTestPolicy.self])
+        CompiledPolicies.register([KeepsDefaultsTestPolicy.self, CountingRelationshipsTestPolicy.self])
     }
 
     /// Every row of every table but the metadata, in a fixed order.

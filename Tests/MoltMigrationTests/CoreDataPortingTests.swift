@@ -11,11 +11,10 @@ import Testing
 /// object-returning instance lookups, object URIs both ways, the destination model and the
 /// registered objects.
 final class PortedBookPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .end] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let book = try manager.createDestinationObject(
             entity: "Book", attributes: ["title": try source.value("title"), "year": try source.value("year")])
@@ -29,7 +28,7 @@ final class PortedBookPolicy: EntityMigrationPolicy {
         }
     }
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         let dune = try manager.sourceObject(ObjectID(entity: "Book", primaryKey: 1))
         let made = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [dune])
         let back = try manager.sourceInstances(forEntityMappingName: mapping.name, destinationInstances: made)
@@ -53,7 +52,7 @@ struct CoreDataPortingTests {
     let folder = TemporaryDirectory("molt-porting")
 
     func setUp(userInfo: String = "") throws -> (store: URL, v1: ObjectModel, v2: ObjectModel, mapping: MappingModel) {
-        PolicyRegistry.register([PortedBookPolicy.self])
+        CompiledPolicies.register([PortedBookPolicy.self])
         let bundle = try ModelXML.writeBundle(
             "Library", versions: [("Library", PolicyQueryTests.v1), ("Library 2", PolicyQueryTests.v2)],
             current: "Library 2", in: folder)

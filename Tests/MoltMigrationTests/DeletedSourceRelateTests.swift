@@ -12,11 +12,10 @@ import Testing
 /// are made (every Tag and Record was copied by then): the Tag made from it stays, with its
 /// association, and the relate pass visits it.
 final class DeletingAfterCopyTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.endInstanceCreation] }
-    static var policyName: String { "DeletingAfterCopyTestPolicy" }
-    init() {}
+    override class var policyName: String { "DeletingAfterCopyTestPolicy" }
+    required init() {}
 
-    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         try DeletedSourceRelateTests.deleteTag3(manager)
     }
 }
@@ -27,17 +26,16 @@ final class DeletingAfterCopyTestPolicy: EntityMigrationPolicy {
 /// inverse; the Records it favours (no inverse) it still holds. `end` fails the run if the
 /// deleted one was never among them.
 final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.endInstanceCreation, .createRelationships, .end] }
-    static var policyName: String { "ReadingDeletedSourceTestPolicy" }
+    override class var policyName: String { "ReadingDeletedSourceTestPolicy" }
     private var sawDeleted = false
-    init() {}
+    required init() {}
 
-    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         try DeletedSourceRelateTests.deleteTag3(manager)
     }
 
-    func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    override func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         for source in try manager.sourceObjects(for: destination) where try source.text("label") == "tag 3" {
             sawDeleted = true
@@ -53,7 +51,7 @@ final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
         try manager.createDefaultRelationships(for: destination)
     }
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard sawDeleted else { throw MoltError(.migration, "sourceObjects(for:) never gave the deleted Tag") }
     }
 }
@@ -66,7 +64,7 @@ final class ReadingDeletedSourceTestPolicy: EntityMigrationPolicy {
 @Suite("Source objects deleted after they were copied")
 struct DeletedSourceRelateTests {
     init() {
-        PolicyRegistry.register([DeletingAfterCopyTestPolicy.self, ReadingDeletedSourceTestPolicy.self])
+        CompiledPolicies.register([DeletingAfterCopyTestPolicy.self, ReadingDeletedSourceTestPolicy.self])
     }
 
     static func deleteTag3(_ manager: MigrationManager) throws {

@@ -58,11 +58,10 @@ enum SectionsModels {
 
 /// Gives the first post one section and the others none.
 final class OneSectionPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let post = try manager.createDefaultDestinationInstance(for: source)
         guard source.id.primaryKey == 1 else { return }
@@ -127,7 +126,7 @@ struct EmptyToManyTests {
 
     @Test("an optional to-many may be empty below its minCount, but one object is too few: 1580 for that object only")
     func optionalWithMinimum() throws {
-        PolicyRegistry.register([OneSectionPolicy.self])
+        CompiledPolicies.register([OneSectionPolicy.self])
         let (v1, _) = try models()
         let optionalTwo = SectionsModels.v2().replacingOccurrences(
             of: "<relationship name=\"sections\" toMany=\"YES\"",

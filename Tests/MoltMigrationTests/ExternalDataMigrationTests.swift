@@ -10,12 +10,11 @@ import Testing
 
 /// Replaces every image by its bytes reversed: a changed value, which must get a file of its own.
 final class ReversingImageTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    static var policyName: String { "ReversingImageTestPolicy" }
-    init() {}
+    override class var policyName: String { "ReversingImageTestPolicy" }
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let photo = try manager.createDefaultDestinationInstance(for: source)
         if case .data(let image)? = try source.stored.attributes["image"] {
@@ -27,7 +26,7 @@ final class ReversingImageTestPolicy: EntityMigrationPolicy {
 
 /// Fails at the third photo, after files were written for the first ones.
 final class FailingImageTestPolicy: RefusingPolicy {
-    static var policyName: String { "FailingImageTestPolicy" }
+    override class var policyName: String { "FailingImageTestPolicy" }
     override class var refusedObject: Int { 3 }
     override class var refusal: String { "this policy refuses the third photo" }
 
@@ -52,7 +51,7 @@ struct ExternalDataMigrationTests {
     let orphan = "11111111-2222-3333-4444-555555555555"
 
     init() {
-        PolicyRegistry.register([ReversingImageTestPolicy.self, FailingImageTestPolicy.self])
+        CompiledPolicies.register([ReversingImageTestPolicy.self, FailingImageTestPolicy.self])
     }
 
     /// Version 2 adds a rating; version 3 is version 1 with external storage moved from the

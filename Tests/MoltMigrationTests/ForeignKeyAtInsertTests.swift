@@ -11,10 +11,9 @@ import Testing
 
 /// A policy that overrides a hook and does nothing in it.
 final class ObservingTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.endInstanceCreation] }
-    static var policyName: String { "ObservingTestPolicy" }
-    init() {}
-    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+    override class var policyName: String { "ObservingTestPolicy" }
+    required init() {}
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 }
 
 /// A to-one's foreign key written by the copy pass with each new row (``RelatePlan/foreignKeysAtInsert``)
@@ -22,7 +21,7 @@ final class ObservingTestPolicy: EntityMigrationPolicy {
 @Suite("Foreign keys written with the new row")
 struct ForeignKeyAtInsertTests {
     init() {
-        PolicyRegistry.register([ObservingTestPolicy.self])
+        CompiledPolicies.register([ObservingTestPolicy.self])
     }
 
     static func model(_ name: String, specialTags: Bool = false, inverse: Bool = true) -> String {

@@ -24,7 +24,7 @@ struct MigrationFailureTests {
 
     init() {
         MigrationFixtures.registerPolicies()
-        PolicyRegistry.register([ThrowingPolicy.self])
+        CompiledPolicies.register([ThrowingPolicy.self])
     }
 
     /// Runs `migration`, expects it to fail, and checks the store's bytes and the folder are

@@ -52,7 +52,7 @@ enum MigrationFixtures {
     }
 
     static func registerPolicies() {
-        PolicyRegistry.register(CompiledPolicies.all)
+        PolicyRegistry.register(MoltPolicies.CompiledPolicies.registrations)
     }
 
     /// `MappingModels/Examples/Contacts.json`: people with e-mail addresses to merge and

@@ -10,11 +10,10 @@ import Testing
 
 /// Fails in pass 2, after pass 1 has made objects.
 final class FailingSecondPassPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         if try source.value("postId") == .integer(102) {
             throw PassTestError.refused("post 102 cannot be linked")
@@ -24,11 +23,10 @@ final class FailingSecondPassPolicy: EntityMigrationPolicy {
 
 /// Pass 2 of a step whose pass 1 leaves a required attribute empty: sets it on every post.
 final class TitleFillingPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         var request = FetchRequest(entityName: "Post")
         request.predicate = ObjectPredicate(format: "postId == %@", try source.value("postId"))
@@ -40,17 +38,16 @@ final class TitleFillingPolicy: EntityMigrationPolicy {
 
 /// Counts, in the manager's shared userInfo, the objects each pass saw.
 final class PassCountingPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances, .end] }
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         try manager.userInfo.modify("begins", default: [String]()) {
             $0.append("\(manager.passNumber):\(mapping.name)")
         }
     }
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         if manager.passNumber == 1 {
             _ = try manager.createDefaultDestinationInstance(for: source)
@@ -58,7 +55,7 @@ final class PassCountingPolicy: EntityMigrationPolicy {
         try manager.userInfo.modify("seen", default: 0) { $0 += 1 }
     }
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard manager.passNumber == manager.passCount else { return }
         let begins = manager.userInfo["begins", as: [String].self] ?? []
         let seen = manager.userInfo["seen", as: Int.self] ?? 0
@@ -80,7 +77,7 @@ struct MultiplePassesTests {
 
     func setUp() throws -> (store: URL, v1: ObjectModel, v2: ObjectModel) {
         MigrationFixtures.registerPolicies()
-        PolicyRegistry.register([FailingSecondPassPolicy.self, TitleFillingPolicy.self, PassCountingPolicy.self])
+        CompiledPolicies.register([FailingSecondPassPolicy.self, TitleFillingPolicy.self, PassCountingPolicy.self])
         let models = try ModelBundle(url: Self.bundle)
         let v1 = try models.model(named: "Forum")
         let seed = try Data(contentsOf: Fixtures.package("MappingModels/Examples/Forum.json"))

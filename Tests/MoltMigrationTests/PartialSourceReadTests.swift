@@ -10,11 +10,10 @@ import Testing
 /// Notes, for each source Article, its tags and comments as a policy reads them in the copy
 /// pass, three ways: the related objects, the relationship's value, and the stored object.
 final class SourceLinksNotingPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try manager.createDefaultDestinationInstance(for: source)
         let tags = try source.objects("tags").map(\.id).sorted()
@@ -38,7 +37,7 @@ struct PartialSourceReadTests {
 
     @Test("a policy in the copy pass sees every to-many, ordered ones in order, as a full read gives them")
     func policySeesFullToMany() throws {
-        PolicyRegistry.register([SourceLinksNotingPolicy.self])
+        CompiledPolicies.register([SourceLinksNotingPolicy.self])
         let bundle = try ModelBundle(url: Fixtures.package("MappingModels/Examples/Blog.xcdatamodeld"))
         let (v1, v2) = (try bundle.model(named: "Blog"), try bundle.model(named: "Blog 2"))
         let store = try folder.copy(Fixtures.package("MappingModels/Examples/Blog.sqlite"))

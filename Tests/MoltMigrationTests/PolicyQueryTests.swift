@@ -33,11 +33,10 @@ final class PolicyNotes: @unchecked Sendable {
 /// Links each book to its writer by fetching the destination Author an earlier mapping made,
 /// and notes what fetches and counts see along the way.
 final class WriterLookupPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .endInstanceCreation] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let context = manager.destinationContext
         let booksBefore = try context.count(for: FetchRequest(entityName: "Book"))
@@ -51,7 +50,7 @@ final class WriterLookupPolicy: EntityMigrationPolicy {
             manager, "\(try source.text("title") ?? "?"): \(booksBefore) books before, \(writers.count) writer")
     }
 
-    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         let context = manager.destinationContext
         var request = FetchRequest(entityName: "Book")
         request.sortDescriptors = [KeySortDescriptor(key: "year", ascending: false), KeySortDescriptor(key: "title")]
@@ -72,10 +71,9 @@ final class WriterLookupPolicy: EntityMigrationPolicy {
 /// Makes two shelves once the books are related, then reads relationships and key paths
 /// through the destination context and changes them.
 final class ShelfReadingPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.endRelationshipCreation] }
-    init() {}
+    required init() {}
 
-    func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         let context = manager.destinationContext
         func books(_ titles: String...) throws -> [DestinationObject] {
             try titles.map { title in
@@ -114,10 +112,9 @@ final class ShelfReadingPolicy: EntityMigrationPolicy {
 
 /// Reads the source store through its context: predicates, sorting, limits, sub-entities.
 final class SourceQueryPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin] }
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         let context = manager.sourceContext
         var request = FetchRequest(entityName: "Publication")
         PolicyNotes.shared.add(manager, "publications: \(try context.count(for: request))")
@@ -139,10 +136,9 @@ final class SourceQueryPolicy: EntityMigrationPolicy {
 /// Deletes, in its `end`, the books written before 1970 (their reviews cascade), and the
 /// author given in the mapping's user info.
 final class PruningPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.end] }
-    init() {}
+    required init() {}
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         let context = manager.destinationContext
         var request = FetchRequest(entityName: "Book")
         request.predicate = ObjectPredicate(format: "year < 1970")
@@ -162,10 +158,9 @@ final class PruningPolicy: EntityMigrationPolicy {
 /// Finds objects again by identity in its `end`, as ports of `NSPredicate(format: "SELF == %@",
 /// object)` do, in both contexts and in every form NSPredicate allows.
 final class SelfLookupPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.end] }
-    init() {}
+    required init() {}
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         let destination = manager.destinationContext
         func made(from key: Int64) throws -> DestinationObject {
             let made = try manager.destinationInstances(
@@ -239,10 +234,9 @@ final class SelfLookupPolicy: EntityMigrationPolicy {
 
 /// Uses the manager's userInfo with the wrong type.
 final class ConfusedUserInfoPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin] }
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         manager.userInfo["table"] = 3
         try manager.userInfo.modify("table", default: [String: Int]()) { $0["x"] = 1 }
     }
@@ -306,7 +300,7 @@ struct PolicyQueryTests {
         """.utf8)
 
     func setUp() throws -> (store: URL, v1: ObjectModel, v2: ObjectModel, bundle: URL) {
-        PolicyRegistry.register([
+        CompiledPolicies.register([
             WriterLookupPolicy.self, ShelfReadingPolicy.self, SourceQueryPolicy.self, PruningPolicy.self,
             ConfusedUserInfoPolicy.self, SelfLookupPolicy.self,
         ])

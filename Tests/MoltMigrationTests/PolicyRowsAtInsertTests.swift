@@ -10,12 +10,11 @@ import Testing
 /// Makes each Record itself, as a ported `createDestinationInstances` does: the object, then
 /// its association with the source.
 final class OwnRecordsTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    static var policyName: String { "OwnRecordsTestPolicy" }
-    init() {}
+    override class var policyName: String { "OwnRecordsTestPolicy" }
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try Self.make(source, mapping, manager)
     }
@@ -36,12 +35,11 @@ final class OwnRecordsTestPolicy: EntityMigrationPolicy {
 /// Makes each Record itself; every 50th looks at the Records made so far and fails if one
 /// already has an owner (Core Data's copy pass makes objects without relationships).
 final class LookingTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    static var policyName: String { "LookingTestPolicy" }
-    init() {}
+    override class var policyName: String { "LookingTestPolicy" }
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try OwnRecordsTestPolicy.make(source, mapping, manager)
         guard source.id.primaryKey % 50 == 0 else { return }
@@ -61,12 +59,11 @@ final class LookingTestPolicy: EntityMigrationPolicy {
 /// Makes a Record for every source but associates only those whose key is not a multiple of 7
 /// (the others stay in the new store, made by no source: the relate pass never visits them).
 final class UnassociatedRecordsTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    static var policyName: String { "UnassociatedRecordsTestPolicy" }
-    init() {}
+    override class var policyName: String { "UnassociatedRecordsTestPolicy" }
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let made = try manager.createDestinationObject(entity: "Record", attributes: ["name": try source.value("name")])
         if source.id.primaryKey % 7 != 0 { try manager.associate(source: source, destination: made) }
@@ -75,12 +72,11 @@ final class UnassociatedRecordsTestPolicy: EntityMigrationPolicy {
 
 /// Takes the destination store itself in `begin` (and could read it at any time after).
 final class StoreHoldingTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin] }
-    static var policyName: String { "StoreHoldingTestPolicy" }
+    override class var policyName: String { "StoreHoldingTestPolicy" }
     private var store: ObjectStore?
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         store = manager.destination
     }
 }
@@ -88,18 +84,17 @@ final class StoreHoldingTestPolicy: EntityMigrationPolicy {
 /// Deletes the Tag labelled "tag 3" from the source context before the Records are made (the
 /// Tags' mapping ran first): Records it owned get no owner from the relate pass.
 final class SourceDeletingTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances] }
-    static var policyName: String { "SourceDeletingTestPolicy" }
-    init() {}
+    override class var policyName: String { "SourceDeletingTestPolicy" }
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         var request = FetchRequest(entityName: "Tag")
         request.predicate = ObjectPredicate(format: "label == %@", "tag 3")
         try manager.sourceContext.delete(try manager.sourceContext.fetch(request))
     }
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try OwnRecordsTestPolicy.make(source, mapping, manager)
     }
@@ -111,7 +106,7 @@ final class SourceDeletingTestPolicy: EntityMigrationPolicy {
 @Suite("Keys written with the rows a policy makes")
 struct PolicyRowsAtInsertTests {
     init() {
-        PolicyRegistry.register([
+        CompiledPolicies.register([
             OwnRecordsTestPolicy.self, LookingTestPolicy.self, UnassociatedRecordsTestPolicy.self,
             StoreHoldingTestPolicy.self, SourceDeletingTestPolicy.self,
         ])

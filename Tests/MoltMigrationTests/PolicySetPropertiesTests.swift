@@ -10,11 +10,10 @@ import Testing
 /// Makes each Post's slug and one Section for it, linked from the Section's side: what a real
 /// app's policy does for properties its Xcode mapping leaves without a value.
 final class SectionMakerPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let post = try manager.createDefaultDestinationInstance(for: source)
         let title = try source.text("title") ?? "untitled"
@@ -27,11 +26,10 @@ final class SectionMakerPolicy: EntityMigrationPolicy {
 
 /// Sets the slug but forgets the sections.
 final class ForgetfulSectionPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let post = try manager.createDefaultDestinationInstance(for: source)
         try manager.setAttributes(["slug": .string("post-\(source.id.primaryKey)")], of: post)
@@ -98,7 +96,7 @@ struct PolicySetPropertiesTests {
         """.utf8)
 
     func setUp(seed: Data = seed) throws -> (store: URL, v1: ObjectModel, v3: ObjectModel, bundle: URL) {
-        PolicyRegistry.register([SectionMakerPolicy.self, ForgetfulSectionPolicy.self])
+        CompiledPolicies.register([SectionMakerPolicy.self, ForgetfulSectionPolicy.self])
         let bundle = try ModelXML.writeBundle(
             "App", versions: [("App", SectionsModels.v1), ("App 3", Self.v3)], current: "App 3", in: folder)
         let models = try ModelBundle(url: bundle)

@@ -12,16 +12,15 @@ import Testing
 /// A policy that changes nothing: its mappings leave the SQL copy, so their objects are made one
 /// by one, and their relationships may be set in SQL (the policy keeps the default).
 final class KeepsDefaultsTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [] }
-    static var policyName: String { "KeepsDefaultsTestPolicy" }
-    init() {}
+    override class var policyName: String { "KeepsDefaultsTestPolicy" }
+    required init() {}
 }
 
 /// A policy with its own `createRelationships`, which does the default work: the relate pass
 /// must call it for every object. Calls are counted per policy name, so suites running at the
 /// same time each count their own (one subclass each).
 class CountingRelationshipsPolicy: EntityMigrationPolicy {
-    class var policyName: String { "CountingRelationshipsPolicy" }
+    override class var policyName: String { "CountingRelationshipsPolicy" }
     nonisolated(unsafe) private static var counts: [String: Int] = [:]
     private static let lock = NSLock()
     required init() {}
@@ -39,8 +38,8 @@ class CountingRelationshipsPolicy: EntityMigrationPolicy {
         lock.unlock()
     }
 
-    func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    override func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         Self.lock.lock()
         Self.counts[type(of: self).policyName, default: 0] += 1
@@ -58,7 +57,7 @@ final class OwnRelationshipsTestPolicy: CountingRelationshipsPolicy {
 @Suite("Relationships set in SQL")
 struct SetBasedRelateTests {
     init() {
-        PolicyRegistry.register([KeepsDefaultsTestPolicy.self, OwnRelationshipsTestPolicy.self])
+        CompiledPolicies.register([KeepsDefaultsTestPolicy.self, OwnRelationshipsTestPolicy.self])
     }
 
     /// `mapping` with `policy` on every mapping that reads source objects.

@@ -10,10 +10,9 @@ import Testing
 /// Deletes, in `begin`, every Author whose name an earlier Author has (key order), as real
 /// policies do ahead of a uniqueness constraint, and notes what the source context then shows.
 final class DeduplicatingPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin] }
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         let context = manager.sourceContext
         var seen: Set<String> = []
         var duplicates: [SourceObject] = []
@@ -85,7 +84,7 @@ struct SourceDeletionTests {
     ) throws -> (
         store: URL, report: Result<MigrationReport, MoltError>, v2: ObjectModel
     ) {
-        PolicyRegistry.register([DeduplicatingPolicy.self])
+        CompiledPolicies.register([DeduplicatingPolicy.self])
         let v1 = try InferenceCase.model(Self.v1(rule: rule), name: "Library")
         let v2 = try InferenceCase.model(Self.v2, name: "Library 2")
         let store = try MigrationFixtures.store("Library.sqlite", in: folder, model: v1, seed: Self.seed)

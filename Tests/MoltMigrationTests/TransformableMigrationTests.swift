@@ -14,11 +14,10 @@ import Testing
 /// (`App.CommaSeparatedTransformer`); `history`, an `NSMutableArray` built from what it reads
 /// back of `labels` in the destination.
 final class NoteTagsPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let note = try manager.createDefaultDestinationInstance(for: source)
         guard let tags = try source.transformable("tags")?.stringArray else {
@@ -36,11 +35,10 @@ final class NoteTagsPolicy: EntityMigrationPolicy {
 
 /// Reads a String attribute as if it were Transformable.
 final class TitleAsTransformablePolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         _ = try source.transformable("title")
     }
@@ -51,8 +49,8 @@ struct TransformableMigrationTests {
     let folder = TemporaryDirectory()
 
     init() {
-        CompiledPolicies.register()
-        PolicyRegistry.register([NoteTagsPolicy.self, TitleAsTransformablePolicy.self])
+        MoltPolicies.CompiledPolicies.register()
+        CompiledPolicies.register([NoteTagsPolicy.self, TitleAsTransformablePolicy.self])
     }
 
     static func v1(keywordsTransformer: String = "CommaSeparatedTransformer") -> String {

@@ -10,11 +10,10 @@ import Testing
 /// Pass 2 of the library step: each new Book gets its owner, the User pass 1 made, found again by
 /// `userId` (the way the 2013 app's policy fetches the first pass's objects).
 final class BookOwnerTestPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let book = try manager.createDefaultDestinationInstance(for: source)
         var request = FetchRequest(entityName: "User")
@@ -115,7 +114,7 @@ struct TwoPassStepTests {
     let folder = TemporaryDirectory("molt-two-pass")
 
     init() {
-        PolicyRegistry.register([BookOwnerTestPolicy.self])
+        CompiledPolicies.register([BookOwnerTestPolicy.self])
     }
 
     func setUp() throws -> (store: URL, v2: ObjectModel, v3: ObjectModel, passes: [MappingModel]) {

@@ -28,7 +28,7 @@ final class DecimalTextTransformer: AttributeValueTransformer {
 @Suite("Value transformers: found by name like policies")
 struct ValueTransformerRegistryTests {
     init() {
-        CompiledPolicies.register()
+        MoltPolicies.CompiledPolicies.register()
         ValueTransformerRegistry.register([DecimalTextTransformer.self])
     }
 
@@ -52,8 +52,8 @@ struct ValueTransformerRegistryTests {
 
     @Test("the build plugin registers the transformers in Policies/, found with or without a module prefix")
     func compiledIn() throws {
-        #expect(CompiledPolicies.transformerNames == ["CommaSeparatedTransformer"])
-        #expect(CompiledPolicies.names.contains("ContactSplitPolicy"), "policies are still listed")
+        #expect(MoltPolicies.CompiledPolicies.transformerNames == ["CommaSeparatedTransformer"])
+        #expect(MoltPolicies.CompiledPolicies.names.contains("ContactSplitPolicy"), "policies are still listed")
         for name in ["CommaSeparatedTransformer", "App.CommaSeparatedTransformer"] {
             let transformer = try ValueTransformerRegistry.transformer(for: attribute(name), entity: "Note")
             #expect(type(of: transformer).transformerName == "CommaSeparatedTransformer")

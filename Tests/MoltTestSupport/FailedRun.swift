@@ -47,8 +47,8 @@ open class RefusingPolicy: EntityMigrationPolicy {
 
     public required init() {}
 
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         seen += 1
         if seen == Self.refusedObject { throw Refusal(description: Self.refusal) }

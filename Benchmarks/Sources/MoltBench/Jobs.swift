@@ -49,14 +49,14 @@ enum Jobs {
             return try RelateBaselines.setBased(store: store, destination: try BenchModels.load("Copy", from: models))
         case "molt-transform":
             let destination = try BenchModels.load("Transform", from: models)
-            PolicyRegistry.register([BenchTransformPolicy.self])
+            CompiledPolicies.register([BenchTransformPolicy.self])
             return try heavyweight(
                 store: store, source: v1, destination: destination, policy: "BenchTransformPolicy",
                 options: MigrationOptions())
         case "molt-fetch", "molt-delete":
             let fetching = name == "molt-fetch"
             let destination = try BenchModels.load(fetching ? "Lookup" : "Transform", from: models)
-            PolicyRegistry.register([BenchLookupPolicy.self, BenchDeletePolicy.self])
+            CompiledPolicies.register([BenchLookupPolicy.self, BenchDeletePolicy.self])
             return try heavyweight(
                 store: store, source: v1, destination: destination,
                 policy: fetching ? "BenchLookupPolicy" : "BenchDeletePolicy", options: MigrationOptions(),

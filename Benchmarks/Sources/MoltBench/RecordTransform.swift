@@ -27,13 +27,12 @@ enum RecordTransform {
 /// The transform measure's compiled policy: one destination Record per source Record, every
 /// attribute carried over and three computed; relationships as the mapping infers them.
 final class BenchTransformPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let copied = ["name", "count", "amount", "created", "flag", "code", "ratio"]
 
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         _ = try Self.transform(source, manager: manager)
     }
@@ -59,17 +58,16 @@ final class BenchTransformPolicy: EntityMigrationPolicy {
 /// (the generator gives Record *i* the owner `Tag (i mod tags) + 1`, and `code` = *i* × 1,000,003).
 /// The job's extra time over the transform's is the fetch's and the link's.
 final class BenchLookupPolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.begin, .createDestinationInstances] }
     private var tags = 0
 
-    init() {}
+    required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         tags = try manager.destinationContext.count(for: FetchRequest(entityName: "Tag"))
     }
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let made = try BenchTransformPolicy.transform(source, manager: manager)
         guard case .integer(let code) = try source.value("code"), tags > 0 else { return }
@@ -88,16 +86,15 @@ final class BenchLookupPolicy: EntityMigrationPolicy {
 /// links nullified on the Tags' side), found with one fetch: the job's extra time over the
 /// transform's is the fetch and the deletes.
 final class BenchDeletePolicy: EntityMigrationPolicy {
-    static var overriddenHooks: PolicyHooks { [.createDestinationInstances, .end] }
-    init() {}
+    required init() {}
 
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         _ = try BenchTransformPolicy.transform(source, manager: manager)
     }
 
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    override func end(_ mapping: EntityMapping, manager: MigrationManager) throws {
         // Codes are the generator's index × 1,000,003: the lowest tenth of them.
         var request = FetchRequest(entityName: "Record")
         let records = try manager.destinationContext.count(for: request)

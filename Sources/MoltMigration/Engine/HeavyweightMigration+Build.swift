@@ -21,7 +21,7 @@ extension HeavyweightMigration {
     }
 
     func build(
-        at newPath: String, dryRunSupport: String, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        at newPath: String, dryRunSupport: String, policyTypes: [[String: EntityMigrationPolicy.Type]],
         work: PlannedWork, journalMode: String, report: inout MigrationReport, started: Date
     ) throws {
         let logger = context.logger
@@ -143,7 +143,7 @@ extension HeavyweightMigration {
     /// The three passes and the policies' `end`, for each mapping model in turn, on an open
     /// source and new store; then the uniqueness constraints.
     func fill(
-        destination: ObjectStore, source: ObjectStore, policyTypes: [[String: any EntityMigrationPolicy.Type]],
+        destination: ObjectStore, source: ObjectStore, policyTypes: [[String: EntityMigrationPolicy.Type]],
         work: PlannedWork, report: inout MigrationReport, started: Date
     ) throws {
         // The passes own the run's state; policies see it through the manager, which the run
@@ -163,7 +163,7 @@ extension HeavyweightMigration {
     /// Copy, relate, validate and `end` for each mapping model, then the final checks.
     func runPasses(
         state: PassState, manager: MigrationManager, destination: ObjectStore,
-        policyTypes: [[String: any EntityMigrationPolicy.Type]], work: PlannedWork, report: inout MigrationReport
+        policyTypes: [[String: EntityMigrationPolicy.Type]], work: PlannedWork, report: inout MigrationReport
     ) throws {
         let progress = ProgressReporter(context.progress)
         let transaction = BatchTransaction(connection: destination.store.connection, size: options.transactionSize)
@@ -173,7 +173,7 @@ extension HeavyweightMigration {
         report.passes = mappings.count
         var validated: Int?
         for (index, mappingModel) in mappings.enumerated() {
-            var policies: [String: any EntityMigrationPolicy] = [:]
+            var policies: [String: EntityMigrationPolicy] = [:]
             for (name, type) in policyTypes[index] { policies[name] = type.init() }
             try state.beginPass(index + 1, mappingResolver: resolvers[index])
             // The state calls a policy's functions through this, naming no policy type; weak,

@@ -42,8 +42,8 @@ extension HeavyweightMigration {
             details: errors.map(\.description))
     }
 
-    func resolvePolicies(_ mapping: MappingModel) throws -> [String: any EntityMigrationPolicy.Type] {
-        var types: [String: any EntityMigrationPolicy.Type] = [:]
+    func resolvePolicies(_ mapping: MappingModel) throws -> [String: EntityMigrationPolicy.Type] {
+        var types: [String: EntityMigrationPolicy.Type] = [:]
         for entityMapping in mapping.entityMappings where entityMapping.kind.readsSource {
             if let name = entityMapping.policyName {
                 types[entityMapping.name] = try PolicyRegistry.require(name, mapping: entityMapping.name)

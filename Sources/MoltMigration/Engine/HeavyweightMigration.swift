@@ -148,7 +148,7 @@ public final class HeavyweightMigration: Migration, @unchecked Sendable {
     private func makePlan(
         started: Date
     ) throws -> (
-        policyTypes: [[String: any EntityMigrationPolicy.Type]], plan: MigrationPlan, work: PlannedWork
+        policyTypes: [[String: EntityMigrationPolicy.Type]], plan: MigrationPlan, work: PlannedWork
     ) {
         guard !mappings.isEmpty else {
             throw MoltError(.missingMappingModel, "a heavyweight migration needs a mapping model; none was given")

@@ -110,7 +110,7 @@ public final class LightweightMigration: Migration, @unchecked Sendable {
     private func makePlan(started: Date) throws -> (plan: MigrationPlan, work: PlannedWork) {
         let policyTypes = Dictionary(
             mapping.entityMappings.filter(\.kind.readsSource).map {
-                ($0.name, DefaultEntityMigrationPolicy.self as any EntityMigrationPolicy.Type)
+                ($0.name, DefaultEntityMigrationPolicy.self as EntityMigrationPolicy.Type)
             }, uniquingKeysWith: { first, _ in first })
         return try MigrationPlanner(
             store: store, source: sourceModel, destination: destinationModel, mappings: [mapping],

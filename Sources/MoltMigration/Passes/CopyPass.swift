@@ -9,7 +9,7 @@ struct CopyPass {
     /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
     /// The pass's policy of each entity mapping, by mapping name.
-    let policies: [String: any EntityMigrationPolicy]
+    let policies: [String: EntityMigrationPolicy]
     let transaction: BatchTransaction
     let progress: ProgressReporter
 
@@ -28,7 +28,7 @@ struct CopyPass {
             guard mapping.kind.readsSource, let policy = policies[mapping.name] else { continue }
             state.begin(mapping)
             state.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, manager: manager) }
+            try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, with: manager) }
             var read = 0
             let before = state.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
@@ -40,7 +40,7 @@ struct CopyPass {
                         state.currentSourceObject = nil
                     }
                     try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
-                        try policy.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
+                        try policy.createDestinationInstances(forSource: source, in: mapping, manager: manager)
                     }
                     read += 1
                     done += 1
@@ -49,7 +49,7 @@ struct CopyPass {
                 }
             }
             try PolicyCall.run(mapping, "endInstanceCreation", state: state) {
-                try policy.endInstanceCreation(mapping, manager: manager)
+                try policy.endInstanceCreation(forMapping: mapping, manager: manager)
             }
             let made = state.destinationObjectCount() - before
             report.mappings.append(.init(mapping: mapping.name, sourceObjects: read, destinationObjects: made))

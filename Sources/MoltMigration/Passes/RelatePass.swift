@@ -6,7 +6,7 @@ import MoltStore
 /// `createRelationships`.
 ///
 /// How each mapping is related is the run's plan's choice (``RelateRoute``), made before the
-/// run from what each policy type states (``EntityMigrationPolicy/overriddenHooks``), never by
+/// run from the hooks each policy type overrides (``PolicyRegistry/hooks(of:)``), never by
 /// calling a policy. When the policy keeps the default `createRelationships` and the mapping's
 /// relationship values are Core Data's own form, the whole mapping is related in SQL instead
 /// (``SetBasedRelate``): the same store, without a call per object; when the associations the
@@ -25,7 +25,7 @@ struct RelatePass {
     /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
     /// The pass's policy of each entity mapping, by mapping name.
-    let policies: [String: any EntityMigrationPolicy]
+    let policies: [String: EntityMigrationPolicy]
     let transaction: BatchTransaction
     let progress: ProgressReporter
     let batchSize: Int
@@ -142,9 +142,9 @@ struct RelatePass {
         progress.report(.relate, nil, total, total, force: true)
     }
 
-    private func endRelationshipCreation(_ mapping: EntityMapping, _ policy: any EntityMigrationPolicy) throws {
+    private func endRelationshipCreation(_ mapping: EntityMapping, _ policy: EntityMigrationPolicy) throws {
         try PolicyCall.run(mapping, "endRelationshipCreation", state: state) {
-            try policy.endRelationshipCreation(mapping, manager: manager)
+            try policy.endRelationshipCreation(forMapping: mapping, manager: manager)
         }
     }
 }

@@ -14,7 +14,7 @@ struct ValidatePass {
     /// The policies' view of the state, handed to each hook.
     let manager: MigrationManager
     /// The pass's policy of each entity mapping, by mapping name.
-    let policies: [String: any EntityMigrationPolicy]
+    let policies: [String: EntityMigrationPolicy]
     let progress: ProgressReporter
     let batchSize: Int
 
@@ -59,7 +59,7 @@ struct ValidatePass {
             guard let policy = policies[mapping.name] else { continue }
             state.begin(mapping)
             do {
-                try policy.performCustomValidation(mapping, manager: manager)
+                try policy.performCustomValidation(forMapping: mapping, manager: manager)
             } catch let error as MoltError where error.code.rawValue >= 1550 && error.code.rawValue < 1700 {
                 validation.record(
                     StoreValidation.Failure(

@@ -8,7 +8,7 @@ internal import MoltStore
 /// Chooses, once per step and before any work, how the step runs (``MigrationPlan``): in place,
 /// SQL on a copy, or object by object, and for each pass how each mapping's relationships are
 /// set. It reads the models, the mapping models, the policies' own statements of what they
-/// override (``EntityMigrationPolicy/overriddenHooks``), and, from the store, only what decides
+/// override (``PolicyRegistry/hooks(of:)``, learned from their code), and, from the store, only what decides
 /// a route (triggers and views, the external-data folder). It calls no policy.
 ///
 /// The rules, each a reason the plan gives:
@@ -31,7 +31,7 @@ struct MigrationPlanner {
     let mappings: [MappingModel]
     let resolvers: [MappingResolver]
     /// For each pass, the policy type of each entity mapping that reads source objects.
-    let policyTypes: [[String: any EntityMigrationPolicy.Type]]
+    let policyTypes: [[String: EntityMigrationPolicy.Type]]
     let options: MigrationOptions
     /// Whether the store itself may be changed (an inferred mapping); otherwise the step is
     /// heavyweight and the store is only read.
@@ -125,17 +125,20 @@ struct MigrationPlanner {
 
     /// How `mapping`'s relationships are set, and why.
     private func relateRoute(
-        _ mapping: EntityMapping, policy: any EntityMigrationPolicy.Type, facts: PassFacts
+        _ mapping: EntityMapping, policy: EntityMigrationPolicy.Type, facts: PassFacts
     ) throws -> (RelateRoute, RelatePlan) {
         func plan(_ route: RelateRoute, _ strategy: RelatePlan.Strategy, _ reason: String) -> (RelateRoute, RelatePlan)
         {
             (route, RelatePlan(mapping: mapping.name, strategy: strategy, reason: reason))
         }
-        if policy.overriddenHooks.contains(.createRelationships) {
-            let stated = policy == DefaultEntityMigrationPolicy.self ? "" : " (as its type states, or does not deny)"
+        let hooks = PolicyRegistry.hooks(of: policy)
+        if hooks.contains(.createRelationships) {
+            let known =
+                hooks == .all
+                ? " (or may have: it was registered without the hooks its code overrides)" : ""
             return plan(
                 .objectByObject, .objectByObject,
-                "its policy \(policy.policyName) has its own createRelationships\(stated)")
+                "its policy \(policy.policyName) overrides createRelationships\(known)")
         }
         let compiled = facts.compiled(mapping)
         if compiled.relationships.isEmpty {

@@ -1,26 +1,29 @@
 public import MoltMapping
 
-/// Custom code for an entity mapping: Core Data's entity-migration policy, in Swift.
+/// Custom code for an entity mapping: Core Data's `NSEntityMigrationPolicy`, in Swift.
 ///
 /// A mapping file names the policy (`policy="ContactSplitPolicy"`); the engine makes one
 /// instance per run of that entity mapping and calls its hooks in Core Data's order:
 ///
-/// 1. ``begin(_:manager:)``
-/// 2. ``createDestinationInstances(forSource:mapping:manager:)`` for each source object the
+/// 1. ``begin(_:with:)``
+/// 2. ``createDestinationInstances(forSource:in:manager:)`` for each source object the
 ///    mapping reads (after its filter)
-/// 3. ``endInstanceCreation(_:manager:)``
-/// 4. ``createRelationships(forDestination:mapping:manager:)`` for each destination object the
+/// 3. ``endInstanceCreation(forMapping:manager:)``
+/// 4. ``createRelationships(forDestination:in:manager:)`` for each destination object the
 ///    mapping made
-/// 5. ``endRelationshipCreation(_:manager:)``
-/// 6. ``performCustomValidation(_:manager:)``
+/// 5. ``endRelationshipCreation(forMapping:manager:)``
+/// 6. ``performCustomValidation(forMapping:manager:)``
 /// 7. ``end(_:manager:)``
 ///
-/// Every hook has a default, so a policy writes only what it changes. The default
-/// `createDestinationInstances` makes one destination object from the mapping's attribute
-/// values and associates it with the source (``MigrationManager/createDefaultDestinationInstance(for:)``);
-/// the default `createRelationships` sets the mapping's relationship values
-/// (``MigrationManager/createDefaultRelationships(for:)``); the others do nothing. A policy can
-/// call those two from its own versions to keep the default work and add to it.
+/// A policy is a subclass that overrides what it changes, with Core Data's spellings, so the
+/// compiler checks every hook: one misspelled or with the wrong types after `override` does
+/// not compile, and one with a hook's exact name but no `override` does not compile either.
+/// The default `createDestinationInstances` makes one destination object from the mapping's
+/// attribute values and associates it with the source
+/// (``MigrationManager/createDefaultDestinationInstance(for:)``); the default
+/// `createRelationships` sets the mapping's relationship values
+/// (``MigrationManager/createDefaultRelationships(for:)``); the others do nothing. An override
+/// can call `super` to keep the default work and add to it.
 ///
 /// Policies see objects of the source model through ``SourceObject`` (by key, never the app's
 /// own classes) and make destination objects through the ``MigrationManager``. A policy can
@@ -30,71 +33,70 @@ public import MoltMapping
 ///
 /// ```swift
 /// final class UppercaseNamesPolicy: EntityMigrationPolicy {
-///     init() {}
-///     func createDestinationInstances(forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager) throws {
+///     override func createDestinationInstances(
+///         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
+///     ) throws {
 ///         let person = try manager.createDefaultDestinationInstance(for: source)
 ///         try manager.setAttributes(["name": .string(try source.text("name")?.uppercased())], of: person)
 ///     }
 /// }
 /// ```
 ///
-/// Add the file to `Policies/` and rebuild: `molt` finds every type that conforms. An app that
-/// embeds Molt registers its policies with ``PolicyRegistry/register(_:)``.
-public protocol EntityMigrationPolicy: AnyObject {
-    /// The name mapping files use; the type's name unless the type says otherwise.
-    static var policyName: String { get }
+/// Add the file to `Policies/` and rebuild: `molt` finds every subclass, and learns from its
+/// code which hooks it overrides (the PolicyList plugin), which lets the run set the
+/// relationships of a policy that keeps the default `createRelationships` in SQL. The plugin
+/// also refuses to build a policy with a method that looks like a hook but is not one (a
+/// misspelling without `override`, or an old spelling such as `mapping:` for `in:`): such a
+/// method would never be called. An app that embeds Molt uses the plugin on its policies'
+/// target, or registers them with ``PolicyRegistry/register(_:)``.
+open class EntityMigrationPolicy {
+    /// The name mapping files use: the type's name unless the type says otherwise.
+    open class var policyName: String { String(describing: self) }
+
     /// The selectors ``call(_:arguments:manager:)`` answers (for checking mapping files).
-    static var functionSelectors: [String] { get }
-    /// The hooks this type implements itself. The run is planned from it, before any object is
-    /// read (no policy is called to learn what it does): a mapping whose policy does not
-    /// override ``createRelationships(forDestination:mapping:manager:)`` may have its
-    /// relationships set in SQL or a batch at a time. By default every hook, which is always
-    /// correct; state fewer only when it is true.
-    static var overriddenHooks: PolicyHooks { get }
+    open class var functionSelectors: [String] { [] }
 
-    init()
+    /// Made by the engine, once per run of an entity mapping.
+    public required init() {}
 
-    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws
-    func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager)
-        throws
-    func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws
-    func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager) throws
-    func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws
-    func performCustomValidation(_ mapping: EntityMapping, manager: MigrationManager) throws
-    func end(_ mapping: EntityMapping, manager: MigrationManager) throws
+    /// Called before the first object of the mapping is read (Core Data's `begin(_:with:)`).
+    open func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {}
 
-    /// Answers `FUNCTION($entityPolicy, selector, arguments…)`.
-    func call(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue
-}
-
-extension EntityMigrationPolicy {
-    public static var policyName: String { String(describing: self) }
-    public static var functionSelectors: [String] { [] }
-    public static var overriddenHooks: PolicyHooks { .all }
-
-    public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {}
-
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    /// Makes the destination objects of one source object (Core Data's
+    /// `createDestinationInstances(forSource:in:manager:)`). The default makes one from the
+    /// mapping's attribute values and associates the two.
+    open func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         _ = try manager.createDefaultDestinationInstance(for: source)
     }
 
-    public func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+    /// Called after the mapping's last source object (Core Data's
+    /// `endInstanceCreation(forMapping:manager:)`).
+    open func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 
-    public func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    /// Sets the relationships of one destination object the mapping made (Core Data's
+    /// `createRelationships(forDestination:in:manager:)`). The default sets the mapping's
+    /// relationship values.
+    open func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try manager.createDefaultRelationships(for: destination)
     }
 
-    public func endRelationshipCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
-    public func performCustomValidation(_ mapping: EntityMapping, manager: MigrationManager) throws {}
-    public func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+    /// Called after the mapping's last destination object is related (Core Data's
+    /// `endRelationshipCreation(forMapping:manager:)`).
+    open func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 
-    public func call(
+    /// Checks what the mapping made, in the validate pass (Core Data's
+    /// `performCustomValidation(forMapping:manager:)`).
+    open func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Called when the mapping's work is over, after the validate pass (Core Data's `end(_:manager:)`).
+    open func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Answers `FUNCTION($entityPolicy, selector, arguments…)`.
+    open func call(
         _ selector: String, arguments: [ExpressionValue], manager: MigrationManager
     ) throws
         -> ExpressionValue
@@ -105,9 +107,7 @@ extension EntityMigrationPolicy {
 
 /// The policy used by entity mappings that name none: Core Data's default behaviour.
 public final class DefaultEntityMigrationPolicy: EntityMigrationPolicy {
-    public static var policyName: String { "default" }
-    public static var overriddenHooks: PolicyHooks { [] }
-    public init() {}
+    public override class var policyName: String { "default" }
 }
 
 /// A `FUNCTION($entityPolicy, …)` selector the policy does not answer.

@@ -1,11 +1,11 @@
-/// The hooks of ``EntityMigrationPolicy`` a policy type implements itself, as the type states
-/// them (``EntityMigrationPolicy/overriddenHooks``).
+/// The hooks of ``EntityMigrationPolicy`` a policy type overrides.
 ///
-/// The run is planned from this statement before any object is read: no policy is called to
-/// find out what it does. A policy that does not state its hooks is taken to override all of
-/// them, which is always correct; a policy that states only what it overrides lets the plan
-/// choose faster routes for the rest (for example, relationships set in SQL when
-/// ``createRelationships`` is not overridden).
+/// The run is planned from it before any object is read: no policy is called to find out what
+/// it does. It is learned from the policy's code when the target is built (the PolicyList
+/// plugin reads every `override func` of each policy), never written by hand. A type
+/// registered without it (``PolicyRegistry/register(_:)``) is taken to override every hook,
+/// which is always correct; knowing that a policy keeps the default `createRelationships` lets
+/// the plan set that mapping's relationships in SQL or in batches.
 public struct PolicyHooks: OptionSet, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
 
@@ -21,22 +21,33 @@ public struct PolicyHooks: OptionSet, Sendable, Hashable, CustomStringConvertibl
     /// Answers `FUNCTION($entityPolicy, …)` (``EntityMigrationPolicy/call(_:arguments:manager:)``).
     public static let call = PolicyHooks(rawValue: 1 << 7)
 
-    /// Every hook: what a policy that states nothing is taken to override.
+    /// Every hook: what a type registered without its hooks is taken to override.
     public static let all: PolicyHooks = [
         .begin, .createDestinationInstances, .endInstanceCreation, .createRelationships, .endRelationshipCreation,
         .performCustomValidation, .end, .call,
     ]
 
-    static let names: [(PolicyHooks, String)] = [
+    /// Each hook with its method's name, as Core Data spells it.
+    public static let names: [(hook: PolicyHooks, name: String)] = [
         (.begin, "begin"), (.createDestinationInstances, "createDestinationInstances"),
         (.endInstanceCreation, "endInstanceCreation"), (.createRelationships, "createRelationships"),
         (.endRelationshipCreation, "endRelationshipCreation"), (.performCustomValidation, "performCustomValidation"),
         (.end, "end"), (.call, "call"),
     ]
 
+    /// The hooks with these method names; nil when a name is not a hook's.
+    public init?(methodNames: [String]) {
+        var hooks: PolicyHooks = []
+        for name in methodNames {
+            guard let hook = Self.names.first(where: { $0.name == name })?.hook else { return nil }
+            hooks.insert(hook)
+        }
+        self = hooks
+    }
+
     /// The hooks' names, comma-separated ("none" when empty).
     public var description: String {
-        let named = Self.names.filter { contains($0.0) }.map(\.1)
+        let named = Self.names.filter { contains($0.hook) }.map(\.name)
         return named.isEmpty ? "none" : named.joined(separator: ", ")
     }
 }

@@ -9,7 +9,7 @@ extension ForeignKeyAtInsert {
     /// documentation for the rules).
     static func plan(
         _ mappingModel: MappingModel, routes: [String: RelateRoute],
-        policyTypes: [String: any EntityMigrationPolicy.Type], facts: PassFacts, passCount: Int,
+        policyTypes: [String: EntityMigrationPolicy.Type], facts: PassFacts, passCount: Int,
         evaluatesEveryValue: Bool
     ) -> [String: [ForeignKeyAtInsert]] {
         guard passCount == 1, !evaluatesEveryValue else { return [:] }

@@ -6,7 +6,7 @@ import MoltMapping
 /// (``SetBasedRelate``, ``PassState/relateBatchByDefault(_:mapping:plan:skipping:each:)``) give
 /// the same store where they apply.
 struct ObjectByObjectRelate {
-    let policy: any EntityMigrationPolicy
+    let policy: EntityMigrationPolicy
     /// The policies' view of the run, handed to each call.
     let manager: MigrationManager
 
@@ -18,7 +18,7 @@ struct ObjectByObjectRelate {
         for object in objects {
             try state.checkCancelled()
             try PolicyCall.run(mapping, "createRelationships", object: object.id, state: state) {
-                try policy.createRelationships(forDestination: object, mapping: mapping, manager: manager)
+                try policy.createRelationships(forDestination: object, in: mapping, manager: manager)
             }
             try each()
         }

@@ -8,7 +8,7 @@ public import Molt
 /// source context, before and after its mapping copies them.
 public enum DifferentialPolicies {
     /// Every test policy type.
-    nonisolated(unsafe) public static let types: [any EntityMigrationPolicy.Type] = [
+    nonisolated(unsafe) public static let types: [EntityMigrationPolicy.Type] = [
         DifferentialNoHooksPolicy.self, DifferentialCreatePolicy.self, DifferentialRelatePolicy.self,
         DifferentialAllHooksPolicy.self, DifferentialOwnObjectsPolicy.self, DifferentialDeletingPolicy.self,
     ]
@@ -16,30 +16,28 @@ public enum DifferentialPolicies {
     /// Their names, as mapping files spell them.
     public static let names: [String] = types.map { $0.policyName }
 
-    /// Registers them with ``PolicyRegistry``.
+    /// Registers them with ``PolicyRegistry``, each with the hooks its code overrides, except
+    /// ``DifferentialAllHooksPolicy``, registered without them (so taken to override every hook).
     public static func register() {
-        PolicyRegistry.register(types)
+        CompiledPolicies.register(types.filter { $0 != DifferentialAllHooksPolicy.self })
+        PolicyRegistry.register([DifferentialAllHooksPolicy.self])
     }
 }
 
-/// A policy that states it overrides no hook: every hook is the default.
+/// A policy that overrides no hook: every hook is the default.
 public final class DifferentialNoHooksPolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [] }
-
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 }
 
 /// A policy with its own `createDestinationInstances`, which makes the default destination object.
 public final class DifferentialCreatePolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 
     /// Makes the default destination object of `source`.
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         _ = try manager.createDefaultDestinationInstance(for: source)
     }
@@ -48,23 +46,21 @@ public final class DifferentialCreatePolicy: EntityMigrationPolicy {
 /// A policy with its own `createRelationships`, which sets the default relationships: the
 /// relate pass must call it for every object (no SQL, no batches).
 public final class DifferentialRelatePolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.createRelationships] }
-
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 
     /// Sets the default relationships of `destination`.
-    public func createRelationships(
-        forDestination destination: DestinationObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         try manager.createDefaultRelationships(for: destination)
     }
 }
 
-/// A policy that states nothing, so it is taken to override every hook (it implements none).
+/// A policy registered without its hooks, so taken to override every hook (it overrides none).
 public final class DifferentialAllHooksPolicy: EntityMigrationPolicy {
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 }
 
 /// A policy that makes each destination object itself, as a ported policy does: the object
@@ -74,14 +70,12 @@ public final class DifferentialAllHooksPolicy: EntityMigrationPolicy {
 /// objects without relationships, and no route may show one earlier (keys written with new
 /// rows, ``/MoltMigration/RelatePlan/foreignKeysAtInsert``, must not be seen).
 public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 
     /// Makes and associates the object; looks at the new store at every fifth source.
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         guard let name = mapping.destinationEntityName,
             let destinationEntity = manager.destinationEntity(for: mapping),
@@ -124,16 +118,14 @@ public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
 /// (copied: the objects made from them stay, and the relate pass visits them). Delete rules
 /// apply: a Deny relationship still holding an object fails the run (1600) on every route.
 public final class DifferentialDeletingPolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.begin, .endInstanceCreation] }
-
     /// Made by the engine, once per run of an entity mapping.
-    public init() {}
+    public required init() {}
 
-    public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    public override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
         try Self.delete(mapping, manager) { $0 % 13 == 6 }
     }
 
-    public func endInstanceCreation(_ mapping: EntityMapping, manager: MigrationManager) throws {
+    public override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         try Self.delete(mapping, manager) { $0 % 7 == 3 }
     }
 

@@ -8,13 +8,12 @@ import Molt
 /// The Core Data original would keep the authors met so far in the migration manager's
 /// `userInfo`, as this does.
 public final class BookAuthorPolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
     static let authorsKey = "authorsByName"
 
-    public init() {}
+    public required init() {}
 
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let book = try manager.createDefaultDestinationInstance(for: source)
         let context = manager.destinationContext

@@ -3,11 +3,10 @@ import Molt
 /// Library 2 → Library 3: a member's `fullName` becomes `firstName` (all but the last word)
 /// and `lastName` (the last word); a one-word name is a last name.
 public final class MemberNamePolicy: EntityMigrationPolicy {
-    public static var overriddenHooks: PolicyHooks { [.createDestinationInstances] }
-    public init() {}
+    public required init() {}
 
-    public func createDestinationInstances(
-        forSource source: SourceObject, mapping: EntityMapping, manager: MigrationManager
+    public override func createDestinationInstances(
+        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let member = try manager.createDefaultDestinationInstance(for: source)
         let words = (try source.text("fullName") ?? "").split(separator: " ").map(String.init)

@@ -2,4 +2,4 @@
 import LibraryPolicies
 import MoltCommandLine
 
-MoltCommandLine.main(policies: CompiledPolicies.all, transformers: CompiledPolicies.transformers)
+MoltCommandLine.main(policies: CompiledPolicies.registrations, transformers: CompiledPolicies.transformers)
