@@ -17,13 +17,15 @@ final class ContactSplitPolicy: EntityMigrationPolicy {
         let city = try source.text("city")
         let postcode = try source.text("postcode")
         if [street, city, postcode].contains(where: { $0 != nil }) {
-            let address = try manager.createDestinationObject(
-                entity: "Address",
-                attributes: ["street": .text(street), "city": .text(city), "postcode": .text(postcode)])
+            let values: [String: ExpressionValue] = [
+                "street": .text(street), "city": .text(city), "postcode": .text(postcode),
+            ]
+            let address = try manager.destinationContext.insertNewObject(forEntityName: "Address", attributes: values)
             try manager.associate(source: source, destination: address)
         }
         if let number = try source.text("phone")?.trimmingCharacters(in: .whitespaces), !number.isEmpty {
-            let phone = try manager.createDestinationObject(entity: "Phone", attributes: ["number": .string(number)])
+            let phone = try manager.destinationContext.insertNewObject(
+                forEntityName: "Phone", attributes: ["number": number])
             try manager.associate(source: source, destination: phone)
         }
     }
@@ -38,7 +40,7 @@ final class ContactSplitPolicy: EntityMigrationPolicy {
         }
         // An Address or Phone belongs to the Person made from the same source object.
         let sources = try manager.sourceObjects(for: destination).map(\.id)
-        let person = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: sources)
+        let person = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceIDs: sources)
             .filter { $0.entity == "Person" }
         try manager.setRelationship("person", of: destination, to: person)
     }

@@ -44,7 +44,7 @@ final class PostAuthorLinkPolicy: EntityMigrationPolicy {
         forDestination post: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let source = try manager.sourceObject(
-            try manager.sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [post])[0])
+            try manager.sourceIDs(forEntityMappingName: mapping.name, destinationInstances: [post])[0])
         var request = FetchRequest(entityName: "User")
         request.predicate = ObjectPredicate(format: "userId == %@", try source.value("authorId"))
         try manager.destinationContext.setValue(

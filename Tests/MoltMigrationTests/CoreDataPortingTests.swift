@@ -16,8 +16,8 @@ final class PortedBookPolicy: EntityMigrationPolicy {
     override func createDestinationInstances(
         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        let book = try manager.createDestinationObject(
-            entity: "Book", attributes: ["title": try source.value("title"), "year": try source.value("year")])
+        let book = try manager.destinationContext.insertNewObject(
+            forEntityName: "Book", attributes: ["title": try source.value("title"), "year": try source.value("year")])
         defer { manager.associate(sourceInstance: source, withDestinationInstance: book, for: mapping) }
         if try source.text("title") == "Quoted", mapping.userInfoDictionary["failOnQuoted"] != nil {
             // A port that names a mapping the model does not have: the failure surfaces when the

@@ -65,7 +65,7 @@ final class OneSectionPolicy: EntityMigrationPolicy {
     ) throws {
         let post = try manager.createDefaultDestinationInstance(for: source)
         guard source.id.primaryKey == 1 else { return }
-        let section = try manager.createDestinationObject(entity: "Section", attributes: [:])
+        let section = try manager.destinationContext.insertNewObject(forEntityName: "Section", attributes: [:])
         try manager.setRelationship("sections", of: post, to: [section])
     }
 }

@@ -145,7 +145,7 @@ final class PruningPolicy: EntityMigrationPolicy {
         let old = try context.fetch(request)
         try context.delete(old)
         let made = try manager.destinationInstances(
-            forEntityMappingNamed: "BookToBook", sourceInstances: [ObjectID(entity: "Book", primaryKey: 1)])
+            forEntityMappingName: "BookToBook", sourceIDs: [ObjectID(entity: "Book", primaryKey: 1)])
         PolicyNotes.shared.add(manager, "deleted \(old.count); book 1 now makes \(made.count)")
         if let name = mapping.userInfoDictionary["deleteAuthor"] {
             let authors = try context.fetch(
@@ -164,7 +164,7 @@ final class SelfLookupPolicy: EntityMigrationPolicy {
         let destination = manager.destinationContext
         func made(from key: Int64) throws -> DestinationObject {
             let made = try manager.destinationInstances(
-                forEntityMappingNamed: "BookToBook", sourceInstances: [ObjectID(entity: "Book", primaryKey: key)])
+                forEntityMappingName: "BookToBook", sourceIDs: [ObjectID(entity: "Book", primaryKey: key)])
             guard let first = made.first else { throw MoltError(.migration, "Book/\(key) made nothing") }
             return first
         }

@@ -25,8 +25,8 @@ final class OwnRecordsTestPolicy: EntityMigrationPolicy {
     ) throws
         -> DestinationObject
     {
-        let made = try manager.createDestinationObject(
-            entity: mapping.destinationEntityName ?? "Record", attributes: ["name": try source.value("name")])
+        let made = try manager.destinationContext.insertNewObject(
+            forEntityName: mapping.destinationEntityName ?? "Record", attributes: ["name": try source.value("name")])
         try manager.associate(source: source, destination: made)
         return made
     }
@@ -65,7 +65,8 @@ final class UnassociatedRecordsTestPolicy: EntityMigrationPolicy {
     override func createDestinationInstances(
         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        let made = try manager.createDestinationObject(entity: "Record", attributes: ["name": try source.value("name")])
+        let made = try manager.destinationContext.insertNewObject(
+            forEntityName: "Record", attributes: ["name": try source.value("name")])
         if source.id.primaryKey % 7 != 0 { try manager.associate(source: source, destination: made) }
     }
 }

@@ -18,8 +18,8 @@ final class SectionMakerPolicy: EntityMigrationPolicy {
         let post = try manager.createDefaultDestinationInstance(for: source)
         let title = try source.text("title") ?? "untitled"
         try manager.setAttributes(["slug": .string(title.lowercased())], of: post)
-        let section = try manager.createDestinationObject(
-            entity: "Section", attributes: ["heading": .string("About \(title)")])
+        let section = try manager.destinationContext.insertNewObject(
+            forEntityName: "Section", attributes: ["heading": "About \(title)"])
         try manager.setRelationship("post", of: section, to: [post])
     }
 }

@@ -46,7 +46,7 @@ final class BenchTransformPolicy: EntityMigrationPolicy {
             values["day"] = .string(RecordTransform.day(created.timeIntervalSinceReferenceDate))
         }
         if case .string(let note) = try source.value("note") { values["note"] = .string(RecordTransform.note(note)) }
-        let made = try manager.createDestinationObject(entity: "Record", attributes: values)
+        let made = try manager.destinationContext.insertNewObject(forEntityName: "Record", attributes: values)
         try manager.associate(source: source, destination: made)
         return made
     }

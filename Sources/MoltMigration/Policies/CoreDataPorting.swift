@@ -15,7 +15,7 @@ extension MigrationManager {
     public func sourceInstances(
         forEntityMappingName name: String, destinationInstances destinations: [DestinationObject]
     ) throws -> [SourceObject] {
-        try sourceInstances(forEntityMappingNamed: name, destinationInstances: destinations).map {
+        try sourceIDs(forEntityMappingName: name, destinationInstances: destinations).map {
             try state.sourceObject($0, includingDeleted: true)
         }
     }
@@ -25,7 +25,7 @@ extension MigrationManager {
     public func destinationInstances(
         forEntityMappingName name: String, sourceInstances sources: [SourceObject]
     ) throws -> [DestinationObject] {
-        try destinationInstances(forEntityMappingNamed: name, sourceInstances: sources.map(\.id))
+        try destinationInstances(forEntityMappingName: name, sourceIDs: sources.map(\.id))
     }
 
     /// Records that the mapping made `destination` from `source`, as Core Data's

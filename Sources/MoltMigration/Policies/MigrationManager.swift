@@ -137,9 +137,17 @@ public final class MigrationManager {
     /// a relationship's value is computed, only those of the relationship's entity: a policy may
     /// have made objects of several entities from one source).
     public func destinationInstances(
-        forEntityMappingNamed name: String, sourceInstances sources: [ObjectID]
+        forEntityMappingName name: String, sourceIDs sources: [ObjectID]
     ) throws -> [DestinationObject] {
         try state.destinationInstances(forEntityMappingNamed: name, sourceInstances: sources)
+    }
+
+    /// The destination objects the entity mapping `name` made from the source objects `sources`.
+    @available(*, deprecated, renamed: "destinationInstances(forEntityMappingName:sourceIDs:)")
+    public func destinationInstances(
+        forEntityMappingNamed name: String, sourceInstances sources: [ObjectID]
+    ) throws -> [DestinationObject] {
+        try destinationInstances(forEntityMappingName: name, sourceIDs: sources)
     }
 
     /// The destination objects any entity mapping made from `sources` (reached through a
@@ -151,17 +159,31 @@ public final class MigrationManager {
         try state.destinationInstances(forSourceRelationshipNamed: name, sourceInstances: sources)
     }
 
-    /// The source objects the entity mapping `name` made `destinations` from, in order.
+    /// The IDs of the source objects the entity mapping `name` made `destinations` from, in
+    /// order (``sourceInstances(forEntityMappingName:destinationInstances:)`` gives the objects).
+    public func sourceIDs(
+        forEntityMappingName name: String, destinationInstances destinations: [DestinationObject]
+    ) throws -> [ObjectID] {
+        try state.sourceInstances(forEntityMappingNamed: name, destinationInstances: destinations)
+    }
+
+    /// The IDs of the source objects the entity mapping `name` made `destinations` from.
+    @available(*, deprecated, renamed: "sourceIDs(forEntityMappingName:destinationInstances:)")
     public func sourceInstances(
         forEntityMappingNamed name: String, destinationInstances destinations: [DestinationObject]
     ) throws -> [ObjectID] {
-        try state.sourceInstances(forEntityMappingNamed: name, destinationInstances: destinations)
+        try sourceIDs(forEntityMappingName: name, destinationInstances: destinations)
     }
 
     /// Inserts a destination object of `entity` with attribute values (converted as
     /// ``/MoltMapping/AttributeAssignment`` describes; attributes not given take the model's default).
     /// During the copy pass the object takes the source object's primary key when it is free,
     /// so a migration that maps objects one to one keeps every key.
+    @available(
+        *, deprecated,
+        message:
+            "Use destinationContext.insertNewObject(forEntityName:attributes:), Core Data's spelling of the same call"
+    )
     public func createDestinationObject(
         entity: String, attributes: [String: ExpressionValue] = [:]
     ) throws -> DestinationObject {

@@ -89,7 +89,7 @@ public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
             else { continue }
             values[attribute.name] = try source.value(attribute.name)
         }
-        let made = try manager.createDestinationObject(entity: name, attributes: values)
+        let made = try manager.destinationContext.insertNewObject(forEntityName: name, attributes: values)
         try manager.associate(source: source, destination: made)
         if manager.passCount == 1, source.id.primaryKey % 5 == 0 {
             try Self.look(at: name, manager)
