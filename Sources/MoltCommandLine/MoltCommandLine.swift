@@ -41,7 +41,7 @@ public enum MoltCommandLine {
         exit(0)
     }
 
-    /// Registers `policies`, each taken to override every hook (``PolicyRegistry/register(_:)``),
+    /// Registers `policies`, each taken to override every hook (``PolicyRegistry/register(_:)-5t18m``),
     /// then runs as ``main(policies:transformers:arguments:)``.
     public static func main(
         policies: [EntityMigrationPolicy.Type], transformers: [any AttributeValueTransformer.Type] = [],

@@ -48,7 +48,7 @@ public import MoltMapping
 /// also refuses to build a policy with a method that looks like a hook but is not one (a
 /// misspelling without `override`, or an old spelling such as `mapping:` for `in:`): such a
 /// method would never be called. An app that embeds Molt uses the plugin on its policies'
-/// target, or registers them with ``PolicyRegistry/register(_:)``.
+/// target, or registers them with ``PolicyRegistry/register(_:)-5t18m``.
 open class EntityMigrationPolicy {
     /// The name mapping files use: the type's name unless the type says otherwise.
     open class var policyName: String { String(describing: self) }

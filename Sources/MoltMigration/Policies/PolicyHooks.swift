@@ -3,7 +3,7 @@
 /// The run is planned from it before any object is read: no policy is called to find out what
 /// it does. It is learned from the policy's code when the target is built (the PolicyList
 /// plugin reads every `override func` of each policy), never written by hand. A type
-/// registered without it (``PolicyRegistry/register(_:)``) is taken to override every hook,
+/// registered without it (``PolicyRegistry/register(_:)-5t18m``) is taken to override every hook,
 /// which is always correct; knowing that a policy keeps the default `createRelationships` lets
 /// the plan set that mapping's relationships in SQL or in batches.
 public struct PolicyHooks: OptionSet, Sendable, Hashable, CustomStringConvertible {
