@@ -53,6 +53,19 @@ public final class CorrectPolicy: EntityMigrationPolicy {
     // A helper whose name is far from every hook's.
     func normalized(_ text: String) -> String { text.lowercased() }
 
+    // Braces and quotes inside literals and comments do not end the class: /* } { */
+    let note = "a { brace, \("an \"inner\" } string") and an escaped \\"
+    let block = """
+        } still text {
+        """
+    let raw = #"a raw } string with "quotes""#
+
+    public override func createRelationships(
+        forDestination destination: DestinationObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
+    }
+
     public override func createDestinationInstances(
         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
@@ -105,7 +118,7 @@ swift build --package-path "$out" --scratch-path "$scratch" --product show-hooks
 }
 listed="$("$scratch/debug/show-hooks")"
 expected="BasePolicy: createRelationships
-CorrectPolicy: createDestinationInstances, end
+CorrectPolicy: createDestinationInstances, createRelationships, end
 InheritingPolicy: begin, createRelationships"
 if [ "$listed" != "$expected" ]; then
   printf 'policy hook check: the plugin listed\n%s\ninstead of\n%s\n' "$listed" "$expected" >&2

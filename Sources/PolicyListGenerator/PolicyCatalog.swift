@@ -1,3 +1,5 @@
+import Foundation
+
 /// The entity-migration policies and value transformers of a target's files: each policy with
 /// the hooks its code overrides, and every method that looks like a hook but is not one.
 struct PolicyCatalog {
@@ -60,7 +62,13 @@ struct PolicyCatalog {
             } else {
                 return nil
             }
-            let own = declaration.methods.filter { $0.overrides && !$0.isStatic }.map(\.name)
+            // A hook is counted when the scan finds its `override func`, and also when the body
+            // as written has `func <hook>` anywhere the scan did not see (a literal it misread,
+            // say): listing a hook the policy lacks only keeps the slower, always correct route,
+            // while missing one would leave the policy's own code uncalled.
+            let own =
+                declaration.methods.filter { $0.overrides && !$0.isStatic }.map(\.name)
+                + Self.hooks.map(\.name).filter { Self.declaresFunction($0, in: declaration.rawBody) }
             let all = Self.hooks.map(\.name).filter { inherited.contains($0) || own.contains($0) }
             hooksOf[declaration.name] = all
             return all
@@ -119,6 +127,11 @@ struct PolicyCatalog {
             previous = current
         }
         return previous[b.count]
+    }
+
+    /// Whether `text` has `func name(` or `func name<`, as a whole word.
+    static func declaresFunction(_ name: String, in text: String) -> Bool {
+        text.range(of: "\\bfunc\\s+\(name)\\s*[(<]", options: .regularExpression) != nil
     }
 
     /// Whether `name`, bare or with a module prefix, is `type`.

@@ -5,10 +5,13 @@ struct SwiftSource {
     let path: String
     /// The code, as an array of bytes (UTF-8), comments and literals blanked.
     let code: [UInt8]
+    /// The file as written, at the same offsets.
+    let raw: [UInt8]
 
     init(path: String, text: String) {
         self.path = path
-        code = Self.blank(Array(text.utf8))
+        raw = Array(text.utf8)
+        code = Self.blank(raw)
     }
 
     /// The 1-based line of `offset`.

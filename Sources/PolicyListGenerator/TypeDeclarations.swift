@@ -13,6 +13,9 @@ struct TypeDeclaration {
     /// Whether the type has generic parameters (it cannot be listed as a metatype).
     let isGeneric: Bool
     let methods: [Method]
+    /// The body as written (comments and literals included), for a check that does not rely
+    /// on the scan: see ``PolicyCatalog``.
+    let rawBody: String
     let file: String
     let line: Int
 
@@ -83,7 +86,8 @@ private struct Scanner {
                 TypeDeclaration(
                     kind: kind, name: name, inherits: inherits,
                     isPrivate: prefix.contains("private") || prefix.contains("fileprivate"), isGeneric: isGeneric,
-                    methods: methods(in: brace + 1..<max(brace + 1, bodyEnd - 1)), file: source.path,
+                    methods: methods(in: brace + 1..<max(brace + 1, bodyEnd - 1)),
+                    rawBody: String(decoding: source.raw[brace..<bodyEnd], as: UTF8.self), file: source.path,
                     line: source.line(of: start)))
             // Nested types are found by going on inside the body.
             index = brace + 1
