@@ -1,87 +1,72 @@
-import Foundation
 import MoltTestSupport
 import Testing
 
 /// The folders of `Sources/MoltMigration` depend on each other one way, as "Project layout"
-/// says: a file refers to a type declared in another folder only along an allowed arrow. The
-/// graph is read from the source: each folder's declared type names, then every other folder's
-/// references to them (comments left out).
+/// says: a file uses another folder only when that folder is in a layer below its own. The
+/// graph is read from the source (`FolderGraph`, comments and string literals left out): a
+/// file uses a folder when it names a type declared there and nowhere else in the package, or
+/// calls a function of ten or more characters declared only there (extension members included,
+/// as `PassState`'s `withdrawLinksAtInsert()`).
 ///
-/// The object path's folders are checked here, in layers; the engine's own folders (`Run`,
-/// `Plan`, `Engine`, `Upgrade`, `Files`, `Carry`) still have arrows both ways (issue 28).
+/// Every folder of the target is in the layers, so a new folder fails until it is given its
+/// place.
 @Suite("Folder arrows in MoltMigration")
 struct FolderArrowsTests {
-    /// Folder → folders whose types it refers to, with one example reference each.
-    static func graph() throws -> [String: [String: String]] {
-        let root = Fixtures.package("Sources/MoltMigration")
-        let fileManager = FileManager.default
-        let declaration = try NSRegularExpression(
-            pattern:
-                #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate|final|open|indirect)\s+)*(?:class|struct|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
-            options: .anchorsMatchLines)
-        var sources: [(folder: String, file: String, text: String)] = []
-        var home: [String: String] = [:]
-        for folder in try fileManager.contentsOfDirectory(atPath: root.path).sorted() {
-            let path = root.appendingPathComponent(folder)
-            var isFolder: ObjCBool = false
-            guard fileManager.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue else {
-                continue
-            }
-            for file in try fileManager.contentsOfDirectory(atPath: path.path).sorted() where file.hasSuffix(".swift") {
-                let text = try String(contentsOf: path.appendingPathComponent(file), encoding: .utf8)
-                sources.append((folder, file, text))
-                for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                    let name = String(text[Range(match.range(at: 1), in: text)!])
-                    if home[name] == nil { home[name] = folder }
-                }
-            }
-        }
-        var graph: [String: [String: String]] = [:]
-        for source in sources {
-            let code = source.text.split(separator: "\n").map { line in
-                line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
-            }.joined(separator: "\n")
-            let words = Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
-            for word in words {
-                guard let folder = home[word], folder != source.folder else { continue }
-                graph[source.folder, default: [:]][folder] = "\(source.file) uses \(word)"
-            }
-        }
-        return graph
-    }
-
-    /// The object path's folders, top to bottom: a folder may refer to types of the folders
-    /// below it, never above it or beside it. The passes drive everything; the relate pass
-    /// runs each mapping by one of three strategies side by side (`Relate/`); policies see the
-    /// manager (`Policies/`), which hands work to the queries and transformable APIs and to the
-    /// run's state (`Manager/`), which uses the association table and the source and
-    /// destination objects.
+    /// The target's folders, top to bottom: a folder may use the folders below it, never one
+    /// above it or beside it. `Verify/` upgrades stores of earlier versions; `Engine/` holds
+    /// the drivers, where a run starts (an upgrade's among them); below it the upgrade's plan
+    /// (`Upgrade/`) beside the planner of one run (`Plan/`), which asks the in-place engine
+    /// (`InPlace/`) whether a step can run in place; then the passes (`Passes/`); the relate
+    /// pass's strategies (`Relate/`), which call the policies; the policy API (`Policies/`),
+    /// with the fetch and transformable APIs below it (`Queries/`, `Transformers/`), which hand
+    /// their work to the passes' shared state (`Manager/`); that runs under the run's context
+    /// (`Run/`), beside what a run gives back (`Report/`: the report and the plan it carried
+    /// out); below them what a store holds besides its objects (`Carry/`), what a mapping
+    /// leaves behind (`Discards/`) and the store's files and locks (`Files/`); then the
+    /// association table and the objects (`Associations/`, `Objects/`); at the bottom what
+    /// every part uses (`Basics/`: errors, options, cancellation, the logger, progress).
     static let layers: [[String]] = [
-        ["Passes"], ["Relate"], ["Policies"], ["Queries", "Transformers"], ["Manager"], ["Associations", "Objects"],
+        ["Verify"], ["Engine"], ["Plan", "Upgrade"], ["InPlace"], ["Passes"], ["Relate"], ["Policies"],
+        ["Queries", "Transformers"], ["Manager"], ["Report", "Run"], ["Carry", "Discards", "Files"],
+        ["Associations", "Objects"], ["Basics"],
     ]
 
-    /// Every arrow the layers forbid: upward or sideways.
-    static let forbidden: [(from: String, to: String)] = layers.indices.flatMap { level in
-        layers[level].flatMap { from in
-            layers[...level].joined().filter { $0 != from }.map { (from: from, to: $0) }
+    static let folders: [String] = Array(layers.joined())
+
+    @Test("every folder of MoltMigration has its place in the layers, once")
+    func everyFolderPlaced() throws {
+        #expect(
+            try FolderGraph(target: "MoltMigration").folders == Self.folders.sorted(),
+            "a folder missing from the layers, or gone")
+        #expect(Set(Self.folders).count == Self.folders.count, "a folder in two layers")
+    }
+
+    @Test("no folder of MoltMigration uses one above or beside it")
+    func noArrowUpward() throws {
+        let graph = try FolderGraph(target: "MoltMigration")
+        for folder in Self.folders {
+            let allowed = FolderGraph.below(folder, in: Self.layers)
+            for (used, uses) in graph.uses[folder, default: [:]].sorted(by: { $0.key < $1.key }) {
+                let examples = uses.sorted().prefix(3).joined(separator: "; ")
+                #expect(
+                    allowed.contains(used), "\(folder)/ → \(used)/ (\(examples)): against the layers in Project layout")
+            }
         }
     }
 
-    @Test("no folder of the object path refers to one above or beside it", arguments: forbidden.indices)
-    func noForbiddenArrow(_ index: Int) throws {
-        let rule = Self.forbidden[index]
-        let uses = try Self.graph()[rule.from]?[rule.to]
-        #expect(uses == nil, "\(rule.from)/ → \(rule.to)/ (\(uses ?? "")): against the layers in Project layout")
-    }
-
-    @Test("the graph is read: the engine's known arrows are found")
+    @Test("the graph is read: known arrows are found, by type and by function")
     func graphIsRead() throws {
-        let graph = try Self.graph()
-        #expect(graph["Passes"]?["Manager"] != nil, "Passes/ uses the manager")
-        #expect(graph["Passes"]?["Relate"] != nil, "the relate pass runs the strategies")
+        let graph = try FolderGraph(target: "MoltMigration").uses
+        #expect(
+            graph["Queries"]?["Manager"]?.contains("DestinationContext.swift calls withdrawLinksAtInsert()") == true)
+        #expect(graph["Passes"]?["Manager"]?.contains("CopyPass.swift uses PassState") == true)
+        #expect(graph["Engine"]?["Upgrade"] != nil, "the upgrade's driver plans with the upgrade's planner")
+        #expect(graph["Plan"]?["InPlace"] != nil, "the planner asks whether a step can run in place")
         #expect(graph["Relate"]?["Policies"] != nil, "object by object calls the policy")
-        #expect(graph["Manager"]?["Objects"] != nil, "Manager/ makes source objects")
-        #expect(graph["Policies"]?["Manager"] != nil, "the manager hands its work to the run's state")
-        #expect(graph["Policies"]?["Manager"] != nil, "a policy's hooks take the manager")
+        #expect(graph["Policies"]?["Manager"] != nil, "the manager hands its work to the passes' state")
+        #expect(graph["Manager"]?["Run"] != nil, "the passes' state runs under the run's context")
+        #expect(graph["Report"]?["Carry"] != nil, "the report accounts for a store's other contents")
+        #expect(graph["Run"]?["Files"] != nil, "the run's context holds the migration lock")
+        #expect(graph["Files"]?["Basics"] != nil, "the lock logs with the library's logger")
     }
 }

@@ -1,5 +1,4 @@
 internal import Foundation
-internal import MoltMapping
 internal import MoltStore
 
 /// How the masks of changed properties of one source entity's history updates become masks of
@@ -37,27 +36,5 @@ struct MaskTranslation {
     func translate(_ mask: Data) -> Data {
         let changed = Set(source.properties(in: mask) ?? [])
         return destination.mask(for: destination.properties.filter { changed.contains(origin(of: $0)) })
-    }
-
-    /// Each destination property's source property, where an entity mapping says it: inferred
-    /// (same name or renaming identifier), `$source.name` for an attribute, or a relationship's
-    /// value in Core Data's default form over `$source.name`.
-    static func origins(of mapping: ResolvedEntityMapping) -> [String: String] {
-        var origins: [String: String] = [:]
-        for property in mapping.attributes + mapping.relationships {
-            switch (property.origin, property.value) {
-            case (.inferred(let name), _):
-                origins[property.name] = name
-            case (.explicit, .expression(let expression)):
-                if let name = RowExpressions.sourceAttribute(expression)
-                    ?? CanonicalRelationshipValue(expression)?.sourceRelationship
-                {
-                    origins[property.name] = name
-                }
-            default:
-                break
-            }
-        }
-        return origins
     }
 }
