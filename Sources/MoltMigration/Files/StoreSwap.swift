@@ -38,10 +38,15 @@ enum StoreSwap {
     static func replace(_ url: URL, backup: Bool, date: Date) throws -> String? {
         let files = StoreFiles(url)
         FaultPoint.reach("swap.start")
+        // Molt left the old store's log empty when it locked the store; a log with data in it
+        // now was written by another connection (an app that opened the store since), so the
+        // store is in use: refused as any store in use is, and nothing is replaced.
         guard (FileOperations.size(files.wal) ?? 0) == 0, !FileOperations.exists(files.journal) else {
-            throw MoltError(
-                .sourceStore, "the old store still has a log with data in it; nothing was replaced",
-                location: SourceLocation(file: files.store), recovery: "Run the migration again.")
+            throw SourceLock.inUse(
+                files.store,
+                MoltError(
+                    .sourceStore, "the old store has a log with data in it at the swap; nothing was replaced",
+                    location: SourceLocation(file: files.store)))
         }
         try FileOperations.copyPermissions(from: files.store, to: files.new)
         var backupPath: String?
