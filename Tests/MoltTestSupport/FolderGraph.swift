@@ -77,6 +77,31 @@ public struct FolderGraph: Sendable {
         return Set(layers[(level + 1)...].joined())
     }
 
+    /// What keeps `layers` (top first) from describing the target: folders on disk it does not
+    /// place, folders it places twice, and folders it names that are not on disk.
+    public func placementProblems(_ layers: [[String]]) -> [String] {
+        let placed = Array(layers.joined())
+        var problems = Set(folders).subtracting(placed).sorted().map { "\($0)/ has no place in the layers" }
+        problems += Set(placed).subtracting(folders).sorted().map { "\($0)/ is in the layers but not on disk" }
+        problems += Dictionary(grouping: placed, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+            .map { "\($0)/ is in two layers" }
+        return problems
+    }
+
+    /// Every use of a folder above or beside the user's own in `layers` (top first), with up
+    /// to three of the files and names that make it.
+    public func arrowsAgainst(_ layers: [[String]]) -> [String] {
+        var arrows: [String] = []
+        for folder in layers.joined() {
+            let allowed = Self.below(folder, in: layers)
+            for (used, found) in uses[folder, default: [:]].sorted(by: { $0.key < $1.key })
+            where !allowed.contains(used) {
+                arrows.append("\(folder)/ → \(used)/ (\(found.sorted().prefix(3).joined(separator: "; ")))")
+            }
+        }
+        return arrows
+    }
+
     // MARK: Reading the source
 
     /// Declarations of types, at any depth (nested types included).

@@ -8,7 +8,7 @@ public import Molt
 /// source context, before and after its mapping copies them.
 public enum DifferentialPolicies {
     /// Every test policy type.
-    nonisolated(unsafe) public static let types: [EntityMigrationPolicy.Type] = [
+    public static let types: [EntityMigrationPolicy.Type] = [
         DifferentialNoHooksPolicy.self, DifferentialCreatePolicy.self, DifferentialRelatePolicy.self,
         DifferentialAllHooksPolicy.self, DifferentialOwnObjectsPolicy.self, DifferentialDeletingPolicy.self,
     ]
