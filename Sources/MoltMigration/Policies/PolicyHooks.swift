@@ -28,22 +28,12 @@ public struct PolicyHooks: OptionSet, Sendable, Hashable, CustomStringConvertibl
     ]
 
     /// Each hook with its method's name, as Core Data spells it.
-    public static let names: [(hook: PolicyHooks, name: String)] = [
+    static let names: [(hook: PolicyHooks, name: String)] = [
         (.begin, "begin"), (.createDestinationInstances, "createDestinationInstances"),
         (.endInstanceCreation, "endInstanceCreation"), (.createRelationships, "createRelationships"),
         (.endRelationshipCreation, "endRelationshipCreation"), (.performCustomValidation, "performCustomValidation"),
         (.end, "end"), (.call, "call"),
     ]
-
-    /// The hooks with these method names; nil when a name is not a hook's.
-    public init?(methodNames: [String]) {
-        var hooks: PolicyHooks = []
-        for name in methodNames {
-            guard let hook = Self.names.first(where: { $0.name == name })?.hook else { return nil }
-            hooks.insert(hook)
-        }
-        self = hooks
-    }
 
     /// The hooks' names, comma-separated ("none" when empty).
     public var description: String {
