@@ -1,7 +1,7 @@
 import Foundation
 import MoltCore
 import MoltMapping
-import MoltMigration
+@_spi(RouteSwitches) import MoltMigration
 import MoltModel
 import MoltStore
 import MoltTestSupport

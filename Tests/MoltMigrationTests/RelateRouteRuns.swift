@@ -1,6 +1,6 @@
 import Foundation
 import MoltMapping
-import MoltMigration
+@_spi(RouteSwitches) import MoltMigration
 import MoltModel
 import MoltTestSupport
 import Testing

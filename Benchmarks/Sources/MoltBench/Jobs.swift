@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+@_spi(RouteSwitches) import MoltMigration
 
 /// One measured run, done in a child process of its own so its peak memory is its own.
 struct JobResult: Codable {

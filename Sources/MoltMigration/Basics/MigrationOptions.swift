@@ -12,20 +12,24 @@ public struct MigrationOptions: Sendable {
     public var batchSize = 500
     /// Objects written per transaction of the new store.
     public var transactionSize = 5000
+    // The three route switches below exist for tests and benchmarks, which compare every route
+    // with the object-by-object one: `@_spi(RouteSwitches) import MoltMigration` reaches them.
+    // An app never needs them: each route gives the same store.
+
     /// Let a single-pass step whose mapping needs no per-object work (no policy, no filter,
     /// values SQL can compute) run as SQL over a copy of the store instead of object by object.
     /// The result is the same store; off, every object goes through the passes.
-    public var allowsSQLCopy = true
+    @_spi(RouteSwitches) public var allowsSQLCopy = true
     /// Let the relate pass set a mapping's relationships in SQL when its policy keeps Core
     /// Data's default `createRelationships` and the values are Core Data's default form (see
     /// `SetBasedRelate`). The result is the same store; off, relationships are written through
     /// the objects.
-    public var allowsSetBasedRelate = true
+    @_spi(RouteSwitches) public var allowsSetBasedRelate = true
     /// Let the relate pass write a relationship for a batch of objects at once when their
     /// policy keeps the default `createRelationships` and the values are Core Data's default
     /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
-    public var allowsBatchedRelationships = true
+    @_spi(RouteSwitches) public var allowsBatchedRelationships = true
     /// Evaluate every relationship value expression, even in Core Data's default form, whose
     /// objects are otherwise found without evaluating (the source relationship's objects mapped
     /// through the associations). The result is the same store; the differential test's

@@ -28,13 +28,13 @@ public struct MigrationReport: Sendable {
     /// copied object by object into a new file.
     public var inPlace = false
     /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
-    /// object loaded (see ``MigrationOptions/allowsSQLCopy``).
+    /// object loaded.
     public var setBased = false
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
-    /// object (Core Data's default relationship values; see ``MigrationOptions/allowsSetBasedRelate``).
+    /// object (Core Data's default relationship values).
     public var relatedInSQL: [String] = []
     /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
-    /// time (see ``MigrationOptions/allowsBatchedRelationships``).
+    /// time.
     public var relatedInBatches: [String] = []
     /// The to-one relationships (as `mapping.relationship`) whose foreign keys the copy pass
     /// wrote with each new row and the relate pass found as it would have set them (see

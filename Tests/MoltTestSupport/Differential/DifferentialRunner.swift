@@ -1,5 +1,6 @@
 public import Foundation
 public import Molt
+@_spi(RouteSwitches) import MoltMigration
 
 /// Runs a ``DifferentialCase`` by every route on its own copy of one seeded store and compares
 /// each with the reference route (object by object): the same `molt dump` of the result, or
