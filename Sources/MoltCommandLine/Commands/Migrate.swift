@@ -85,23 +85,23 @@ struct Migrate: ParsableCommand {
         if display.isActive { progress = { display.show($0) } }
         // The lock first: the store is read (recovered, its version found) only once no other
         // migration of it runs, so a run that waited plans from what the other left.
-        try runOptions.run(store, logger: logger, progress: progress) { context, held in
+        try runOptions.run(store, logger: logger, progress: progress) { context in
             defer { display.finish() }
             try migrate(
-                held: held, context: context, passes: passes, mapping: mappingModel, destination: destination,
-                display: display)
+                context: context, passes: passes, mapping: mappingModel, destination: destination, display: display)
         }
     }
 
-    /// Migrates the store whose lock `held` is, in `context`, with the library's entry point
-    /// for one step (``StoreMigration``: recovery, "already migrated", the source model, the
-    /// plan and the run, in one place).
+    /// Migrates the store in `context` with the library's entry point for one step
+    /// (``StoreMigration``: the lock, recovery, "already migrated", the source model, the plan
+    /// and the run, in one place).
     private func migrate(
-        held: MigrationLock, context: RunContext, passes: [MappingModel], mapping: MappingModel?,
-        destination: ObjectModel, display: ProgressDisplay
+        context: RunContext, passes: [MappingModel], mapping: MappingModel?, destination: ObjectModel,
+        display: ProgressDisplay
     ) throws {
         let migration = StoreMigration(
-            store: held.store, from: try ModelArguments.source(models.from), version: models.fromVersion,
+            store: URL(fileURLWithPath: store), from: try ModelArguments.source(models.from),
+            version: models.fromVersion,
             to: destination, mappings: passes, options: runOptions.migrationOptions, context: context)
         migration.allowsEmbeddedSourceModel = sourceModelFromStore
         if planOnly {
@@ -120,7 +120,7 @@ struct Migrate: ParsableCommand {
             try Output.json(MigrationJSON(report, from: report.sourceModelName, to: destination.name))
         } else if report.alreadyMigrated {
             Output.line(
-                "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(held.waited ? " (another migration finished it while this one waited)" : "")."
+                "\(store) is already at \(destination.name ?? "the destination version"): nothing to migrate\(context.waitedForLock ? " (another migration finished it while this one waited)" : "")."
             )
         } else {
             print(report: report, source: report.sourceModelName, destination: destination.name)

@@ -104,20 +104,20 @@ struct Upgrade: ParsableCommand {
                 }
                 return
             }
-            // The lock first: the upgrade plans from the store as it is once no other migration
-            // of it runs.
-            try runOptions.run(store, logger: logger) { context, held in
+            // The library takes the lock before it reads the store: the upgrade plans from the
+            // store as it is once no other migration of it runs.
+            try runOptions.run(store, logger: logger) { context in
                 let upgrade = StoreUpgrade(
                     store: url, versions: versions, mappingFiles: files, unreadableMappingFiles: unreadable,
                     skippedMappingFiles: inputs.skippedMappingFiles, order: order, to: source.to,
                     options: runOptions.migrationOptions, context: context)
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
-                try perform(upgrade, waited: held.waited)
+                try perform(upgrade, context: context)
             }
         }
     }
 
-    func perform(_ upgrade: StoreUpgrade, waited: Bool) throws {
+    func perform(_ upgrade: StoreUpgrade, context: RunContext) throws {
         let display = ProgressDisplay(lines: runOptions.progress)
         let printer = StepPrinter(display: display, printsSteps: !runOptions.json)
         upgrade.progress = { printer.show($0) }
@@ -132,7 +132,7 @@ struct Upgrade: ParsableCommand {
         if runOptions.json {
             try Output.json(UpgradeJSON(report))
         } else {
-            summarize(report, waited: waited)
+            summarize(report, waited: context.waitedForLock)
         }
     }
 

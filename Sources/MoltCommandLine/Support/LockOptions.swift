@@ -18,14 +18,20 @@ struct LockOptions: ParsableArguments {
         }
     }
 
-    /// Takes the store's migration lock before anything reads the store, saying so on standard
-    /// error when it waits; notes a store reached through a symbolic link.
-    func acquire(_ store: String, logger: Logger) throws -> MigrationLock {
-        let url = URL(fileURLWithPath: store)
-        let location = try StoreLocation(url)
+    /// Notes, on standard error, a store reached through a symbolic link: the file it leads to
+    /// is the one migrated.
+    func noteLink(_ store: String) throws {
+        let location = try StoreLocation(URL(fileURLWithPath: store))
         if location.isLink {
             Output.note("\(store) is a symbolic link: migrating \(location.url.path), the file it leads to")
         }
+    }
+
+    /// Takes the store's migration lock (for `recover`, which works on a locked store), saying
+    /// so on standard error when it waits; notes a store reached through a symbolic link.
+    func acquire(_ store: String, logger: Logger) throws -> MigrationLock {
+        let url = URL(fileURLWithPath: store)
+        try noteLink(store)
         let seconds = wait ?? 0
         return try MigrationLock.acquire(store: url, wait: seconds, logger: logger) { holder in
             Output.note(

@@ -4,8 +4,8 @@ import Molt
 
 /// What `migrate` and `upgrade` share: what the user asks of the run (backup, dry run), how
 /// its progress is shown, and how it waits for another migration of the store; and the one
-/// way both start a run: the store's lock taken first, a ``RunContext`` that holds it, Ctrl-C
-/// stopping the run cleanly.
+/// way both start a run: a ``RunContext`` that Ctrl-C stops and that notes a wait for another
+/// migration of the store (the library takes the store's lock).
 struct RunOptions: ParsableArguments {
     @Flag(help: "Keep the store as it was before the run as NAME.molt-backup-<time>.EXT beside it.")
     var backup = false
@@ -55,22 +55,27 @@ struct RunOptions: ParsableArguments {
         options.dryRun = dryRun
         options.unknownContents = unknownTables.contents
         options.inUseWait = inUseWait
+        options.lockWait = lock.wait ?? 0
         return options
     }
 
-    /// Takes the migration lock of `store` (before anything reads the store: a run that waited
-    /// works from what the other left), then runs `body` with a context that holds the lock
-    /// and that Ctrl-C stops. The lock is released when `body` returns.
+    /// Runs `body` with a context that Ctrl-C stops and that says on standard error when the
+    /// run waits for another migration of `store`. The library takes the store's migration lock
+    /// itself, once, before it reads the store (``migrationOptions`` carries `--wait`): a run
+    /// that waited works from what the other left.
     func run<T>(
         _ store: String, logger: Logger, progress: (@Sendable (MigrationProgress) -> Void)? = nil,
-        _ body: (RunContext, MigrationLock) throws -> T
+        _ body: (RunContext) throws -> T
     ) throws -> T {
-        let held = try lock.acquire(store, logger: logger)
-        defer { held.release() }
-        let context = RunContext(logger: logger, progress: progress)
-        context.use(held)
+        try lock.noteLink(store)
+        let seconds = lock.wait ?? 0
+        let context = RunContext(logger: logger, progress: progress) { holder in
+            Output.note(
+                "another migration of this store is running\(holder.map { " (process \($0))" } ?? ""); waiting up to \(LockOptions.seconds(seconds)) for it to finish"
+            )
+        }
         let interrupt = Interrupts.cancelling(context)
         defer { interrupt.cancel() }
-        return try body(context, held)
+        return try body(context)
     }
 }

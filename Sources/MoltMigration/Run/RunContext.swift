@@ -18,14 +18,19 @@ public final class RunContext: @unchecked Sendable {
     public let logger: Logger
     /// Called with the migration's progress, from the migrating thread.
     public let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Called once when the run finds another migration of the store running and starts
+    /// waiting for it (up to ``MigrationOptions/lockWait``), with that process's ID when known.
+    public let lockWaiting: (@Sendable (_ holder: Int32?) -> Void)?
     let cancellation: Cancellation
     private let locks: HeldLocks
 
     public init(
-        logger: Logger = LibraryLogger.make("molt.migration"), progress: (@Sendable (MigrationProgress) -> Void)? = nil
+        logger: Logger = LibraryLogger.make("molt.migration"), progress: (@Sendable (MigrationProgress) -> Void)? = nil,
+        lockWaiting: (@Sendable (_ holder: Int32?) -> Void)? = nil
     ) {
         self.logger = logger
         self.progress = progress
+        self.lockWaiting = lockWaiting
         self.cancellation = Cancellation()
         self.locks = HeldLocks()
     }
@@ -33,6 +38,7 @@ public final class RunContext: @unchecked Sendable {
     private init(sharing other: RunContext, progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.logger = other.logger
         self.progress = progress
+        self.lockWaiting = other.lockWaiting
         self.cancellation = other.cancellation
         self.locks = other.locks
     }
@@ -68,7 +74,8 @@ public final class RunContext: @unchecked Sendable {
     func withMigrationLock<T>(of store: URL, wait: TimeInterval, _ body: (MigrationLock) throws -> T) throws -> T {
         let path = (try StoreLocation(store).url).path
         if let held = locks.lock(of: path) { return try body(held) }
-        let lock = try MigrationLock.acquire(store: store, wait: wait, logger: logger)
+        let waiting = lockWaiting
+        let lock = try MigrationLock.acquire(store: store, wait: wait, logger: logger) { waiting?($0) }
         locks.add(lock)
         defer {
             locks.remove(lock)
@@ -76,6 +83,11 @@ public final class RunContext: @unchecked Sendable {
         }
         return try body(lock)
     }
+
+    /// Whether the run waited for another migration of a store to finish before it could take
+    /// that store's lock: what it found is then what the other run left (a store already
+    /// migrated, say).
+    public var waitedForLock: Bool { locks.waited }
 
     /// Whether the run holds the migration lock of `store`.
     func holdsMigrationLock(of store: URL) -> Bool {
@@ -88,6 +100,13 @@ public final class RunContext: @unchecked Sendable {
 private final class HeldLocks: @unchecked Sendable {
     private let mutex = NSLock()
     private var byPath: [String: MigrationLock] = [:]
+    private var anyWaited = false
+
+    var waited: Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return anyWaited
+    }
 
     func lock(of path: String) -> MigrationLock? {
         mutex.lock()
@@ -99,6 +118,7 @@ private final class HeldLocks: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         byPath[lock.store.path] = lock
+        if lock.waited { anyWaited = true }
     }
 
     func remove(_ lock: MigrationLock) {
