@@ -94,6 +94,7 @@ struct PassesCommandTests {
         ])
         #expect(run.status != 0)
         #expect(run.stderr.contains("the passes of one step must go between the same two versions"), "\(run.stderr)")
+        #expect(run.stderr.contains("that of pass 2 (\(other.path)) to \"Forum 3\""), "names the pass and its file")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 

@@ -76,7 +76,7 @@ struct Migrate: ParsableCommand {
 
     private func migrate(logger: Logger) throws {
         let passes = try mappings.map { try MappingFile.read(contentsOf: URL(fileURLWithPath: $0)) }
-        let mappingModel = try Self.firstOfPasses(passes, files: mappings)
+        let mappingModel = try Self.firstOfPasses(passes)
         let destination = try ModelPairOptions.model(
             models.to, version: models.toVersion ?? mappingModel?.destinationModelName, side: "destination",
             useCurrent: true, namedBy: models.toVersion == nil ? mappingModel.map { (mappings[0], $0) } : nil)
@@ -159,26 +159,13 @@ struct Migrate: ParsableCommand {
         for line in plan.description.split(separator: "\n") { Output.line("  " + line) }
     }
 
-    /// The first pass's mapping (nil without any), once every pass is checked to go between
-    /// the same two versions where the files name them.
-    static func firstOfPasses(_ passes: [MappingModel], files: [String]) throws -> MappingModel? {
+    /// The first pass's mapping (nil without any), naming the two versions the passes go
+    /// between (``PassVersions``: they must agree) where its own file names none.
+    static func firstOfPasses(_ passes: [MappingModel]) throws -> MappingModel? {
         guard var first = passes.first else { return nil }
-        for side in [\MappingModel.sourceModelName, \MappingModel.destinationModelName] {
-            let named = zip(files, passes).compactMap { file, pass in pass[keyPath: side].map { (file, $0) } }
-            if let (file, name) = named.first, let other = named.first(where: { $0.1 != name }) {
-                throw MoltError(
-                    .missingMappingModel,
-                    "the passes of one step must go between the same two versions: \(file) names \"\(name)\", \(other.0) names \"\(other.1)\"",
-                    location: SourceLocation(file: other.0))
-            }
-            if first[keyPath: side] == nil, let name = named.first?.1 {
-                if side == \MappingModel.sourceModelName {
-                    first.sourceModelName = name
-                } else {
-                    first.destinationModelName = name
-                }
-            }
-        }
+        let versions = try PassVersions(passes)
+        first.sourceModelName = versions.source
+        first.destinationModelName = versions.destination
         return first
     }
 

@@ -10,17 +10,7 @@ internal import MoltStore
 extension HeavyweightMigration {
     func checkMappings() throws {
         // Passes are parts of one step: where their files name versions, the same two.
-        for side in [(\MappingModel.sourceModelName, "from"), (\MappingModel.destinationModelName, "to")] {
-            let named = mappings.enumerated().compactMap { index, mapping in
-                mapping[keyPath: side.0].map { (index, $0) }
-            }
-            if let first = named.first, let other = named.first(where: { $0.1 != first.1 }) {
-                throw MoltError(
-                    .migration,
-                    "the passes of one step must go between the same two versions: the mapping of pass \(first.0 + 1) goes \(side.1) \"\(first.1)\", that of pass \(other.0 + 1) \(side.1) \"\(other.1)\"",
-                    location: mappings[other.0].sourceFile.map { SourceLocation(file: $0) })
-            }
-        }
+        _ = try PassVersions(mappings)
         for (index, mapping) in mappings.enumerated() {
             try checkMapping(mapping, resolver: resolvers[index], pass: mappings.count == 1 ? nil : index + 1)
         }
