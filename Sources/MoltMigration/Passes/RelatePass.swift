@@ -41,10 +41,9 @@ struct RelatePass {
         for mapping in mappings {
             totals[mapping.name] = try state.associations.destinationCount(of: try state.number(of: mapping.name))
         }
-        let total = totals.values.reduce(0, +)
-        var done = 0
+        let tally = RelateTally(total: totals.values.reduce(0, +), progress: progress)
         // The pass starts now, even when its first mapping is related in SQL in one go.
-        progress.report(.relate, mappings.first?.name, 0, total, force: true)
+        progress.report(.relate, mappings.first?.name, 0, tally.total, force: true)
         for mapping in mappings {
             let policy = policies[mapping.name]!
             state.begin(mapping)
@@ -52,99 +51,132 @@ struct RelatePass {
             // createRelationships may associate more.
             state.sqlState.associationFacts = [:]
             state.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
-            let number = try state.number(of: mapping.name)
-            var after: (root: Int, primaryKey: Int64) = (0, 0)
-            var batched: BatchedRelatePlan?
             // To-ones the copy pass wrote with each new row, as this pass would write them.
             let atInsert = try state.settleLinksAtInsert(mapping)
             report.linksWrittenAtInsert += atInsert.sorted().map { "\(mapping.name).\($0)" }
-            switch routes[mapping.name] ?? .objectByObject {
-            case .nothing:
-                done += totals[mapping.name] ?? 0
-                progress.report(.relate, mapping.name, done, total)
-                try endRelationshipCreation(mapping, policy)
-                continue
-            case .setBased(let plan, let fallback):
-                // SQL reads the source store's links as stored: not once a policy deleted
-                // source objects from the run's context.
-                if state.isSourceAttached, !state.hasDeletedSources,
-                    try state.runInterruptibly({ try plan.run(state: state, skipping: atInsert) })
-                {
-                    done += totals[mapping.name] ?? 0
-                    report.relatedInSQL.append(mapping.name)
-                    try transaction.step()
-                    progress.report(.relate, mapping.name, done, total)
-                    state.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
-                    try endRelationshipCreation(mapping, policy)
-                    continue
-                }
-                state.logger.debug(
-                    "relate: not in SQL (the associations or the source store need the objects)",
-                    metadata: ["molt.mapping": "\(mapping.name)"])
-                batched = fallback
-            case .batched(let plan):
-                batched = plan
-            case .objectByObject:
-                break
-            }
-            if batched != nil { report.relatedInBatches.append(mapping.name) }
-            // Relationships whose inverse another mapping already wrote with these very links.
-            let alreadyWritten = try batched?.alreadyWritten(state) ?? []
-            let skipped = batched == nil ? alreadyWritten : alreadyWritten.union(atInsert)
-            let compiled = state.compiledMapping(mapping)
-            if !skipped.isEmpty {
-                state.logger.debug(
-                    "relate: already written",
-                    metadata: [
-                        "molt.mapping": "\(mapping.name)", "molt.inverses": "\(alreadyWritten.sorted())",
-                        "molt.atInsert": "\(atInsert.sorted())",
-                    ])
-                if compiled.relationships.allSatisfy({ skipped.contains($0.relationship.name) }) {
-                    if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
-                    done += totals[mapping.name] ?? 0
-                    progress.report(.relate, mapping.name, done, total)
-                    try endRelationshipCreation(mapping, policy)
-                    continue
-                }
-            }
-            let reads = batched?.sourceRelationships(skipping: skipped, of: compiled)
-            let objectByObject = ObjectByObjectRelate(policy: policy, manager: manager)
-            let each: () throws -> Void = {
-                done += 1
-                try transaction.step()
-                progress.report(.relate, mapping.name, done, total)
-            }
-            // Join tables the batches fill from empty are filled without their index on the
-            // other side's key, made again after the last batch.
-            let filled = batched?.joinTablesFilled(skipping: skipped, layout: state.destination.layout) ?? []
-            try IndexesSetAside.whileFilling(
-                filled, layout: state.destination.layout, state.destination.store.connection
-            ) {
-                while true {
-                    let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
-                    guard let last = batch.last else { break }
-                    after = (last.root, last.primaryKey)
-                    try state.beginRelateBatch(
-                        batch, mapping: number, relationshipsOnly: batched != nil, relationships: reads)
-                    defer { state.endRelateBatch() }
-                    let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
-                    if let batched {
-                        try state.relateBatchByDefault(
-                            objects, mapping: mapping, plan: batched, skipping: skipped, each: each)
-                    } else {
-                        try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
-                    }
-                }
-            }
-            if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
+            try relate(
+                mapping, policy: policy, atInsert: atInsert, count: totals[mapping.name] ?? 0, tally: tally,
+                report: &report)
             try endRelationshipCreation(mapping, policy)
         }
-        progress.report(.relate, nil, total, total, force: true)
+        progress.report(.relate, nil, tally.total, tally.total, force: true)
+    }
+
+    /// Relates one mapping's `count` destination objects by the route the plan chose for it,
+    /// or by the route the plan named to fall back on.
+    private func relate(
+        _ mapping: EntityMapping, policy: EntityMigrationPolicy, atInsert: Set<String>, count: Int,
+        tally: RelateTally, report: inout MigrationReport
+    ) throws {
+        var batched: BatchedRelatePlan?
+        switch routes[mapping.name] ?? .objectByObject {
+        case .nothing:
+            tally.advance(by: count, in: mapping)
+            return
+        case .setBased(let plan, let fallback):
+            if try relateInSQL(plan, atInsert: atInsert) {
+                report.relatedInSQL.append(mapping.name)
+                try transaction.step()
+                tally.advance(by: count, in: mapping)
+                state.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
+                return
+            }
+            state.logger.debug(
+                "relate: not in SQL (the associations or the source store need the objects)",
+                metadata: ["molt.mapping": "\(mapping.name)"])
+            batched = fallback
+        case .batched(let plan):
+            batched = plan
+        case .objectByObject:
+            break
+        }
+        if batched != nil { report.relatedInBatches.append(mapping.name) }
+        try relateObjects(mapping, policy: policy, batched: batched, atInsert: atInsert, count: count, tally: tally)
+    }
+
+    /// Runs `plan`'s statements; false when the run must relate the objects after all: SQL
+    /// reads the source store's links as stored, not once a policy deleted source objects from
+    /// the run's context, and the plan itself gives up when the associations need the objects.
+    private func relateInSQL(_ plan: SetBasedRelate, atInsert: Set<String>) throws -> Bool {
+        guard state.isSourceAttached, !state.hasDeletedSources else { return false }
+        return try state.runInterruptibly({ try plan.run(state: state, skipping: atInsert) })
+    }
+
+    /// Relates the mapping's destination objects a batch at a time: by the default values
+    /// written for the whole batch (`batched`), or through the policy for each object.
+    private func relateObjects(
+        _ mapping: EntityMapping, policy: EntityMigrationPolicy, batched: BatchedRelatePlan?, atInsert: Set<String>,
+        count: Int, tally: RelateTally
+    ) throws {
+        // Relationships whose inverse another mapping already wrote with these very links.
+        let alreadyWritten = try batched?.alreadyWritten(state) ?? []
+        let skipped = batched == nil ? alreadyWritten : alreadyWritten.union(atInsert)
+        let compiled = state.compiledMapping(mapping)
+        if !skipped.isEmpty {
+            state.logger.debug(
+                "relate: already written",
+                metadata: [
+                    "molt.mapping": "\(mapping.name)", "molt.inverses": "\(alreadyWritten.sorted())",
+                    "molt.atInsert": "\(atInsert.sorted())",
+                ])
+            if compiled.relationships.allSatisfy({ skipped.contains($0.relationship.name) }) {
+                if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
+                tally.advance(by: count, in: mapping)
+                return
+            }
+        }
+        let number = try state.number(of: mapping.name)
+        let reads = batched?.sourceRelationships(skipping: skipped, of: compiled)
+        let objectByObject = ObjectByObjectRelate(policy: policy, manager: manager)
+        let each: () throws -> Void = {
+            try transaction.step()
+            tally.advance(by: 1, in: mapping)
+        }
+        // Join tables the batches fill from empty are filled without their index on the
+        // other side's key, made again after the last batch.
+        let filled = batched?.joinTablesFilled(skipping: skipped, layout: state.destination.layout) ?? []
+        var after: (root: Int, primaryKey: Int64) = (0, 0)
+        try IndexesSetAside.whileFilling(filled, layout: state.destination.layout, state.destination.store.connection) {
+            while true {
+                let batch = try state.associations.destinations(of: number, after: after, limit: batchSize)
+                guard let last = batch.last else { break }
+                after = (last.root, last.primaryKey)
+                try state.beginRelateBatch(
+                    batch, mapping: number, relationshipsOnly: batched != nil, relationships: reads)
+                defer { state.endRelateBatch() }
+                let objects = try batch.map { DestinationObject(id: try state.objectID($0, in: state.destination)) }
+                if let batched {
+                    try state.relateBatchByDefault(
+                        objects, mapping: mapping, plan: batched, skipping: skipped, each: each)
+                } else {
+                    try objectByObject.relate(objects, mapping: mapping, state: state, each: each)
+                }
+            }
+        }
+        if let batched { try batched.recordWritten(batched.batched.subtracting(alreadyWritten), state) }
     }
 
     private func endRelationshipCreation(_ mapping: EntityMapping, _ policy: EntityMigrationPolicy) throws {
         try PolicyCall.run(mapping, "endRelationshipCreation", state: state) {
             try policy.endRelationshipCreation(forMapping: mapping, manager: manager)
         }
+    }
+}
+
+/// How far the relate pass is: objects related so far of the pass's total, reported as it goes.
+private final class RelateTally {
+    let total: Int
+    private(set) var done = 0
+    private let progress: ProgressReporter
+
+    init(total: Int, progress: ProgressReporter) {
+        self.total = total
+        self.progress = progress
+    }
+
+    /// `count` more objects of `mapping` related.
+    func advance(by count: Int, in mapping: EntityMapping) {
+        done += count
+        progress.report(.relate, mapping.name, done, total)
     }
 }
