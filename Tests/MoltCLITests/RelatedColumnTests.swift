@@ -21,8 +21,11 @@ struct RelatedColumnTests {
             ])
         plan.passes[0].relate[0].foreignKeysAtInsert = ["owner"]
         report.plan = plan
-        report.relatedInBatches = ["RecordToRecord", "TagToTag"]
-        report.linksWrittenAtInsert = ["RecordToRecord.owner"]
+        report.related = [
+            RelateOutcome(
+                pass: 1, mapping: "RecordToRecord", planned: .batched, actual: .batched, keysAtInsert: ["owner"]),
+            RelateOutcome(pass: 1, mapping: "TagToTag", planned: .batched, actual: .batched),
+        ]
         return report
     }
 
@@ -38,9 +41,25 @@ struct RelatedColumnTests {
     @Test("in SQL too: a policy's own rows can hold their keys")
     func keysWithTheRowInSQL() {
         var report = Self.report()
-        report.relatedInBatches = ["TagToTag"]
-        report.relatedInSQL = ["RecordToRecord"]
+        report.related[0].planned = .setBased
+        report.related[0].actual = .setBased
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
         #expect(Migrate.related(records, report: report) == "in SQL (owner with each new row)")
+    }
+
+    @Test("a mapping planned in SQL that fell back says how it was related; one with nothing to set says -")
+    func fellBack() {
+        var report = Self.report()
+        report.related[0] = RelateOutcome(
+            pass: 1, mapping: "RecordToRecord", planned: .setBased, actual: .objectByObject,
+            fallbackReason: "a policy deleted source objects", keysAtInsert: ["owner"])
+        report.related[1] = RelateOutcome(pass: 1, mapping: "TagToTag", planned: .nothing, actual: .nothing)
+        let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
+        let tags = MigrationReport.MappingCount(mapping: "TagToTag", sourceObjects: 2, destinationObjects: 2)
+        #expect(Migrate.related(records, report: report) == "object by object")
+        #expect(Migrate.related(tags, report: report) == "-")
+        let secondPass = MigrationReport.MappingCount(
+            mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3, pass: 2)
+        #expect(Migrate.related(secondPass, report: report) == "-", "another pass's mapping of the same name")
     }
 }

@@ -155,6 +155,17 @@ struct DeletedSourceRelateTests {
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 16,
             label: "\(tagPolicy), tags first: \(tagsFirst),")
         for outcome in outcomes { #expect(outcome.expected.deletedSourceObjects == 1) }
+        // The run allowed SQL planned it for the mappings that keep the default relationships,
+        // and the report says each fell back to batches, and why.
+        let planned = try #require(outcomes.first).actual.related.filter { $0.planned == .setBased }
+        #expect(!planned.isEmpty, "a mapping planned in SQL")
+        for outcome in planned {
+            #expect(outcome.actual == .batched, "\(outcome)")
+            #expect(outcome.fallbackReason?.contains("deleted source objects") == true, "\(outcome)")
+        }
+        for outcome in try #require(outcomes.last).actual.related {
+            #expect(outcome.actual == outcome.planned && outcome.fallbackReason == nil, "as planned: \(outcome)")
+        }
         return (try #require(outcomes.first).expectedStore, original, folder)
     }
 

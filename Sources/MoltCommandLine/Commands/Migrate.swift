@@ -127,18 +127,17 @@ struct Migrate: ParsableCommand {
         }
     }
 
-    /// How a mapping's relationships were set: as planned, or as the relate pass fell back.
+    /// How a mapping's relationships were set (``RelateOutcome``): as planned, or as the relate
+    /// pass fell back; "-" when there was nothing to set.
     static func related(_ count: MigrationReport.MappingCount, report: MigrationReport) -> String {
-        guard count.pass - 1 < report.plan?.passes.count ?? 0,
-            let planned = report.plan?.passes[count.pass - 1].relate.first(where: { $0.mapping == count.mapping })
+        guard let outcome = report.related.first(where: { $0.pass == count.pass && $0.mapping == count.mapping }),
+            outcome.actual != .nothing
         else { return "-" }
-        // To-ones whose keys went in with each new row (``MigrationReport/linksWrittenAtInsert``).
-        let prefix = count.mapping + "."
-        let atInsert = report.linksWrittenAtInsert.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count) }
-        let withRows = atInsert.isEmpty ? "" : " (\(atInsert.joined(separator: ", ")) with each new row)"
-        if report.relatedInSQL.contains(count.mapping) { return RelatePlan.Strategy.setBased.rawValue + withRows }
-        if report.relatedInBatches.contains(count.mapping) { return RelatePlan.Strategy.batched.rawValue + withRows }
-        return planned.strategy == .nothing ? "-" : RelatePlan.Strategy.objectByObject.rawValue
+        // To-ones whose keys went in with each new row, kept by the SQL and batch routes.
+        let withRows =
+            outcome.keysAtInsert.isEmpty || outcome.actual == .objectByObject
+            ? "" : " (\(outcome.keysAtInsert.joined(separator: ", ")) with each new row)"
+        return outcome.actual.rawValue + withRows
     }
 
     /// `--plan`: the plan, as text or JSON.

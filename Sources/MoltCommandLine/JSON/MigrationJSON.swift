@@ -34,6 +34,8 @@ struct MigrationJSON: Encodable {
     let backup: String?
     /// How the run was carried out and why (null for a store already migrated).
     let plan: RouteJSON?
+    /// How each mapping's relationships were set: planned and actual, and why they differ.
+    let related: [RelatedJSON]
 
     init(_ report: MigrationReport, from: String?, to: String?) {
         self.from = from
@@ -57,6 +59,26 @@ struct MigrationJSON: Encodable {
         externalFiles = report.externalFiles
         backup = report.backup
         plan = report.plan.map(RouteJSON.init)
+        related = report.related.map(RelatedJSON.init)
+    }
+}
+
+/// One mapping's relate outcome (``RelateOutcome``), its strategies keyed as the plan's are.
+struct RelatedJSON: Encodable {
+    let pass: Int
+    let mapping: String
+    let planned: String
+    let actual: String
+    let fallbackReason: String?
+    let keysAtInsert: [String]
+
+    init(_ outcome: RelateOutcome) {
+        pass = outcome.pass
+        mapping = outcome.mapping
+        planned = RouteJSON.key(outcome.planned)
+        actual = RouteJSON.key(outcome.actual)
+        fallbackReason = outcome.fallbackReason
+        keysAtInsert = outcome.keysAtInsert
     }
 }
 

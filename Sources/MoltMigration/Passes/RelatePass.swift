@@ -53,7 +53,6 @@ struct RelatePass {
             state.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             // To-ones the copy pass wrote with each new row, as this pass would write them.
             let atInsert = try state.settleLinksAtInsert(mapping)
-            report.linksWrittenAtInsert += atInsert.sorted().map { "\(mapping.name).\($0)" }
             try relate(
                 mapping, policy: policy, atInsert: atInsert, count: totals[mapping.name] ?? 0, tally: tally,
                 report: &report)
@@ -63,43 +62,55 @@ struct RelatePass {
     }
 
     /// Relates one mapping's `count` destination objects by the route the plan chose for it,
-    /// or by the route the plan named to fall back on.
+    /// or by the route the plan named to fall back on, and records which (``RelateOutcome``).
     private func relate(
         _ mapping: EntityMapping, policy: EntityMigrationPolicy, atInsert: Set<String>, count: Int,
         tally: RelateTally, report: inout MigrationReport
     ) throws {
+        let route = routes[mapping.name] ?? .objectByObject
+        var outcome = RelateOutcome(
+            pass: state.passNumber, mapping: mapping.name, planned: route.strategy, actual: route.strategy,
+            keysAtInsert: atInsert.sorted())
+        defer { report.related.append(outcome) }
         var batched: BatchedRelatePlan?
-        switch routes[mapping.name] ?? .objectByObject {
+        switch route {
         case .nothing:
             tally.advance(by: count, in: mapping)
             return
         case .setBased(let plan, let fallback):
-            if try relateInSQL(plan, atInsert: atInsert) {
-                report.relatedInSQL.append(mapping.name)
+            let refusal = try relateInSQL(plan, atInsert: atInsert)
+            guard let refusal else {
                 try transaction.step()
                 tally.advance(by: count, in: mapping)
                 state.logger.debug("relate: done in SQL", metadata: ["molt.mapping": "\(mapping.name)"])
                 return
             }
             state.logger.debug(
-                "relate: not in SQL (the associations or the source store need the objects)",
-                metadata: ["molt.mapping": "\(mapping.name)"])
+                "relate: not in SQL", metadata: ["molt.mapping": "\(mapping.name)", "molt.reason": "\(refusal)"])
             batched = fallback
+            outcome.actual = fallback == nil ? .objectByObject : .batched
+            outcome.fallbackReason = refusal
         case .batched(let plan):
             batched = plan
         case .objectByObject:
             break
         }
-        if batched != nil { report.relatedInBatches.append(mapping.name) }
         try relateObjects(mapping, policy: policy, batched: batched, atInsert: atInsert, count: count, tally: tally)
     }
 
-    /// Runs `plan`'s statements; false when the run must relate the objects after all: SQL
-    /// reads the source store's links as stored, not once a policy deleted source objects from
-    /// the run's context, and the plan itself gives up when the associations need the objects.
-    private func relateInSQL(_ plan: SetBasedRelate, atInsert: Set<String>) throws -> Bool {
-        guard state.isSourceAttached, !state.hasDeletedSources else { return false }
-        return try state.runInterruptibly({ try plan.run(state: state, skipping: atInsert) })
+    /// Runs `plan`'s statements; when the run must relate the objects after all, nothing is
+    /// written and the reason is returned: SQL reads the source store's links as stored, not
+    /// once a policy deleted source objects from the run's context, and the plan itself gives
+    /// up when the associations need the objects.
+    private func relateInSQL(_ plan: SetBasedRelate, atInsert: Set<String>) throws -> String? {
+        guard state.isSourceAttached else { return "the source store is not attached to the new store's connection" }
+        guard !state.hasDeletedSources else {
+            return "a policy deleted source objects from the run's context, and SQL reads the links as stored"
+        }
+        let done = try state.runInterruptibly({ try plan.run(state: state, skipping: atInsert) })
+        return done
+            ? nil
+            : "the associations the copy pass made are not one to one, or a to-one would get several objects from the links"
     }
 
     /// Relates the mapping's destination objects a batch at a time: by the default values

@@ -12,3 +12,15 @@ enum RelateRoute {
     /// The policy's `createRelationships` for each object.
     case objectByObject
 }
+
+extension RelateRoute {
+    /// The strategy the route carries out, as the plan and the report name it.
+    var strategy: RelatePlan.Strategy {
+        switch self {
+        case .nothing: .nothing
+        case .setBased: .setBased
+        case .batched: .batched
+        case .objectByObject: .objectByObject
+        }
+    }
+}

@@ -30,16 +30,21 @@ public struct MigrationReport: Sendable {
     /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
     /// object loaded.
     public var setBased = false
+    /// How each entity mapping's relationships were set, pass by pass: planned and actual,
+    /// and why they differ where they do. The three lists below are read from it.
+    public var related: [RelateOutcome] = []
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
     /// object (Core Data's default relationship values).
-    public var relatedInSQL: [String] = []
+    public var relatedInSQL: [String] { related.filter { $0.actual == .setBased }.map(\.mapping) }
     /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
     /// time.
-    public var relatedInBatches: [String] = []
+    public var relatedInBatches: [String] { related.filter { $0.actual == .batched }.map(\.mapping) }
     /// The to-one relationships (as `mapping.relationship`) whose foreign keys the copy pass
     /// wrote with each new row and the relate pass found as it would have set them (see
     /// ``RelatePlan/foreignKeysAtInsert``).
-    public var linksWrittenAtInsert: [String] = []
+    public var linksWrittenAtInsert: [String] {
+        related.flatMap { outcome in outcome.keysAtInsert.map { "\(outcome.mapping).\($0)" } }
+    }
     /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
     /// when the migration built a support folder for it.
     public var externalFiles: Int?
