@@ -15,16 +15,16 @@ struct RelatedColumnTests {
                 PassPlan(
                     number: 1, mappingFile: nil,
                     relate: [
-                        RelatePlan(mapping: "RecordToRecord", strategy: .batched, reason: ""),
-                        RelatePlan(mapping: "TagToTag", strategy: .batched, reason: ""),
+                        RelatePlan(mapping: "RecordToRecord", strategy: .inBatches, reason: ""),
+                        RelatePlan(mapping: "TagToTag", strategy: .inBatches, reason: ""),
                     ])
             ])
-        plan.passes[0].relate[0].foreignKeysAtInsert = ["owner"]
+        plan.passes[0].relate[0].keysAtInsert = ["owner"]
         report.plan = plan
         report.related = [
             RelateOutcome(
-                pass: 1, mapping: "RecordToRecord", planned: .batched, actual: .batched, keysAtInsert: ["owner"]),
-            RelateOutcome(pass: 1, mapping: "TagToTag", planned: .batched, actual: .batched),
+                pass: 1, mapping: "RecordToRecord", planned: .inBatches, actual: .inBatches, keysAtInsert: ["owner"]),
+            RelateOutcome(pass: 1, mapping: "TagToTag", planned: .inBatches, actual: .inBatches),
         ]
         return report
     }
@@ -41,8 +41,8 @@ struct RelatedColumnTests {
     @Test("in SQL too: a policy's own rows can hold their keys")
     func keysWithTheRowInSQL() {
         var report = Self.report()
-        report.related[0].planned = .setBased
-        report.related[0].actual = .setBased
+        report.related[0].planned = .inSQL
+        report.related[0].actual = .inSQL
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
         #expect(Migrate.related(records, report: report) == "in SQL (owner with each new row)")
     }
@@ -51,7 +51,7 @@ struct RelatedColumnTests {
     func fellBack() {
         var report = Self.report()
         report.related[0] = RelateOutcome(
-            pass: 1, mapping: "RecordToRecord", planned: .setBased, actual: .objectByObject,
+            pass: 1, mapping: "RecordToRecord", planned: .inSQL, actual: .objectByObject,
             fallbackReason: "a policy deleted source objects", keysAtInsert: ["owner"])
         report.related[1] = RelateOutcome(pass: 1, mapping: "TagToTag", planned: .nothing, actual: .nothing)
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)

@@ -104,11 +104,11 @@ struct CompositeMigrationTests {
             #expect(report.inPlace)
         default:
             var options = MigrationOptions()
-            options.allowsSQLCopy = route == "SQL on a copy"
+            options.allowsSQLOnCopy = route == "SQL on a copy"
             report = try HeavyweightMigration(
                 store: url, source: Self.version1, destination: Self.version2, mapping: mapping, options: options
             ).run()
-            #expect(report.setBased == (route == "SQL on a copy"))
+            #expect((report.route == .sqlOnCopy) == (route == "SQL on a copy"))
         }
         #expect(report.discarded.isEmpty, "\(report.discarded)")
         try Self.expectSeedValues(url, Self.version2, zip: "00000")
@@ -128,7 +128,7 @@ struct CompositeMigrationTests {
         let report = try HeavyweightMigration(
             store: url, source: Self.version1, destination: renamed, mapping: MigrationFixtures.mapping(text: text)
         ).run()
-        #expect(report.setBased, "\(report.plan?.reason ?? "")")
+        #expect(report.route == .sqlOnCopy, "\(report.plan?.reason ?? "")")
         let ada = try #require(Self.objects(url, renamed)["Traveller"]?.first { $0["name"] as? String == "Ada" })
         #expect(Self.member(ada, "home.road") as? String == "1 Rue de Rivoli")
     }
@@ -237,11 +237,11 @@ struct CompositeMigrationTests {
             let folder = TemporaryDirectory("molt-composite")
             let url = try MigrationFixtures.store("Trips.sqlite", in: folder, model: Self.version1, seed: Self.seed)
             var options = MigrationOptions()
-            options.allowsSQLCopy = allowsSQL
+            options.allowsSQLOnCopy = allowsSQL
             let report = try HeavyweightMigration(
                 store: url, source: Self.version1, destination: Self.version2, mapping: mapping, options: options
             ).run()
-            #expect(report.setBased == allowsSQL, "\(report.plan?.reason ?? "")")
+            #expect((report.route == .sqlOnCopy) == allowsSQL, "\(report.plan?.reason ?? "")")
             dumps.append(
                 try ObjectsJSONExporter().exportString(ObjectStore.open(at: url, models: .model(Self.version2))))
         }

@@ -157,11 +157,16 @@ struct DeletedSourceRelateTests {
         for outcome in outcomes { #expect(outcome.expected.deletedSourceObjects == 1) }
         // The run allowed SQL planned it for the mappings that keep the default relationships,
         // and the report says each fell back to batches, and why.
-        let planned = try #require(outcomes.first).actual.related.filter { $0.planned == .setBased }
+        let planned = try #require(outcomes.first).actual.related.filter { $0.planned == .inSQL }
         #expect(!planned.isEmpty, "a mapping planned in SQL")
+        let plans = try #require(outcomes.first).actual.plan?.passes.flatMap(\.relate) ?? []
         for outcome in planned {
-            #expect(outcome.actual == .batched, "\(outcome)")
+            #expect(outcome.actual == .inBatches, "\(outcome)")
             #expect(outcome.fallbackReason?.contains("deleted source objects") == true, "\(outcome)")
+            // The plan named the fallback, and when it is taken, before the run.
+            let plan = try #require(plans.first { $0.mapping == outcome.mapping })
+            #expect(plan.fallbacks == [outcome.actual], "\(plan)")
+            #expect(plan.fallsBackWhen?.contains("deletes source objects") == true, "\(plan)")
         }
         for outcome in try #require(outcomes.last).actual.related {
             #expect(outcome.actual == outcome.planned && outcome.fallbackReason == nil, "as planned: \(outcome)")

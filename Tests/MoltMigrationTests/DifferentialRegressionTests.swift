@@ -16,17 +16,17 @@ struct DifferentialRegressionTests {
 
     /// Every route: the reference (object by object) and each faster switch on its own.
     static let routes: [(String, MigrationOptions)] = {
-        func options(sql: Bool, setBased: Bool, batches: Bool) -> MigrationOptions {
+        func options(sql: Bool, inSQL: Bool, batches: Bool) -> MigrationOptions {
             var options = MigrationOptions()
-            options.allowsSQLCopy = sql
-            options.allowsSetBasedRelate = setBased
-            options.allowsBatchedRelationships = batches
+            options.allowsSQLOnCopy = sql
+            options.allowsRelateInSQL = inSQL
+            options.allowsRelateInBatches = batches
             return options
         }
         return [
-            ("object by object", options(sql: false, setBased: false, batches: false)),
-            ("batches", options(sql: false, setBased: false, batches: true)),
-            ("relate in SQL", options(sql: false, setBased: true, batches: true)),
+            ("object by object", options(sql: false, inSQL: false, batches: false)),
+            ("relate in batches", options(sql: false, inSQL: false, batches: true)),
+            ("relate in SQL", options(sql: false, inSQL: true, batches: true)),
             ("planned", MigrationOptions()),
         ]
     }()

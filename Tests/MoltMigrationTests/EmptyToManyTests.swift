@@ -109,12 +109,12 @@ struct EmptyToManyTests {
         for allowsSQL in [false, true] {
             let copied = try store("heavy-\(allowsSQL).sqlite", model: v1)
             var options = MigrationOptions()
-            options.allowsSQLCopy = allowsSQL
-            options.allowsSetBasedRelate = allowsSQL
+            options.allowsSQLOnCopy = allowsSQL
+            options.allowsRelateInSQL = allowsSQL
             let heavy = try HeavyweightMigration(
                 store: copied, source: v1, destination: v2, mapping: mapping, options: options
             ).run()
-            #expect(heavy.setBased == allowsSQL)
+            #expect((heavy.route == .sqlOnCopy) == allowsSQL)
             #expect(try sections(copied, model: v2) == [1: 0, 2: 0])
             #expect(
                 try MigrationFixtures.dump(copied, bundle: bundle) == MigrationFixtures.dump(inPlace, bundle: bundle),

@@ -123,7 +123,7 @@ struct ForeignKeyAtInsertTests {
         let original = folder.path("Store.sqlite")
         try seed(original, model: source, records: records, tags: tags, dangling: dangling)
         let outcome = try #require(
-            try BatchedRelateTests.compare(
+            try RelateInBatchesTests.compare(
                 original, in: folder, source: source, destination: destination, mapping: mapping,
                 batchSize: batchSize, label: "keys at insert"))
         #expect(outcome.expected.linksWrittenAtInsert.isEmpty)
@@ -194,8 +194,8 @@ struct ForeignKeyAtInsertTests {
         try Self.seed(store, model: source, records: 200, tags: 20)
         let statements = Mutex<[String]>([])
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         options.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
         let report = try HeavyweightMigration(
             store: store, source: source, destination: destination, mapping: mapping, options: options

@@ -110,7 +110,7 @@ struct HistoryUpdateMaskTests {
             #expect(try updates(store, v1) == Self.before)
             let mapping = try #require(MappingInference.infer(from: v1, to: v2).mapping)
             var options = MigrationOptions()
-            options.allowsSQLCopy = route == .sqlOnCopy
+            options.allowsSQLOnCopy = route == .sqlOnCopy
             let report = try HeavyweightMigration(
                 store: store, source: v1, destination: v2, mapping: mapping, options: options
             ).run()
@@ -132,7 +132,7 @@ struct HistoryUpdateMaskTests {
                 </mapping-model>
                 """)
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
+        options.allowsSQLOnCopy = false
         let report = try HeavyweightMigration(
             store: store, source: v1, destination: v2, mapping: mapping, options: options
         ).run()
@@ -183,7 +183,7 @@ struct HistoryUpdateMaskTests {
                 report = try LightweightMigration(store: store, source: v1, destination: v2).run()
             } else {
                 var options = MigrationOptions()
-                options.allowsSQLCopy = false
+                options.allowsSQLOnCopy = false
                 let mapping = try #require(MappingInference.infer(from: v1, to: v2).mapping)
                 report = try HeavyweightMigration(
                     store: store, source: v1, destination: v2, mapping: mapping, options: options

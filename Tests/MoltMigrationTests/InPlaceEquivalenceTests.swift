@@ -27,8 +27,8 @@ struct InPlaceEquivalenceTests {
         let runs = EquivalentRuns(
             result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })
         var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
+        objectByObject.allowsSQLOnCopy = false
+        objectByObject.allowsRelateInSQL = false
         let heavyweight = EquivalentRuns.Way("heavyweight, object by object") {
             try HeavyweightMigration(
                 store: $0, source: source, destination: destination, mapping: mapping, options: objectByObject
@@ -47,7 +47,7 @@ struct InPlaceEquivalenceTests {
                         .run()
                 },
                 label: "seed \(seeder.seed)")
-            if let bySQL { #expect(bySQL.actual.setBased == !copied) }
+            if let bySQL { #expect((bySQL.actual.route == .sqlOnCopy) == !copied) }
             let inPlace = try runs.compare(
                 original, in: folder, expected: heavyweight,
                 actual: .init("lightweight, in place") {

@@ -50,8 +50,8 @@ struct MigrationMemoryTests {
             let before = peakResidentMemory()
             // Object by object: the path whose memory must stay bounded (the SQL path loads no objects).
             var options = MigrationOptions()
-            options.allowsSQLCopy = false
-            options.allowsSetBasedRelate = false
+            options.allowsSQLOnCopy = false
+            options.allowsRelateInSQL = false
             let report = try HeavyweightMigration(
                 store: url, source: try Examples.model("Blog"), destination: try Examples.model("Blog 2"),
                 mapping: try MigrationFixtures.mapping("Blog/Blog-to-Blog2.xml"), options: options

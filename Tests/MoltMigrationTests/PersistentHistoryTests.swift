@@ -130,7 +130,7 @@ struct PersistentHistoryTests {
                 </mapping-model>
                 """)
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
+        options.allowsSQLOnCopy = false
         let report = try HeavyweightMigration(
             store: store, source: v1, destination: v2, mapping: mapping, options: options
         ).run()
@@ -210,7 +210,7 @@ struct PersistentHistoryTests {
         try FileManager.default.copyItem(at: store, to: copy)
         let mapping = try #require(MappingInference.infer(from: v1, to: v2).mapping)
         var objects = MigrationOptions()
-        objects.allowsSQLCopy = false
+        objects.allowsSQLOnCopy = false
         let error = try #require(throws: MoltError.self) {
             try HeavyweightMigration(store: store, source: v1, destination: v2, mapping: mapping, options: objects)
                 .run()
@@ -260,7 +260,7 @@ struct PersistentHistoryTests {
 
         let mapping = try #require(MappingInference.infer(from: v1, to: v2).mapping)
         var objects = MigrationOptions()
-        objects.allowsSQLCopy = false
+        objects.allowsSQLOnCopy = false
         let error = try #require(throws: MoltError.self) {
             try HeavyweightMigration(store: copy, source: v1, destination: v2, mapping: mapping, options: objects).run()
         }
@@ -311,7 +311,7 @@ struct PersistentHistoryTests {
             #expect(before.count == 15, "the change in the -wal is read: \(before.count)")
             let records = try HistoryFixture.privateRecords(in: store)
             var options = MigrationOptions()
-            options.allowsSQLCopy = route == "in place"
+            options.allowsSQLOnCopy = route == "in place"
             let mappings = route == "in place" ? [] : [try #require(MappingInference.infer(from: v1, to: v2).mapping)]
             let migration = StoreMigration(
                 store: store, from: .model(v2), to: v2, mappings: mappings, options: options)

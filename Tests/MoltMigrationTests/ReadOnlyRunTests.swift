@@ -59,7 +59,7 @@ struct ReadOnlyRunTests {
         }
         var options = MigrationOptions()
         options.dryRun = true
-        options.allowsSQLCopy = sqlCopy
+        options.allowsSQLOnCopy = sqlCopy
         let before = try files(url)
         let migration = HeavyweightMigration(
             store: url, source: Self.v1, destination: Self.v2, mapping: mapping, options: options)

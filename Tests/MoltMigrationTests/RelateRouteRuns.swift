@@ -17,13 +17,13 @@ enum RelateRouteRuns {
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> [EquivalentRuns.Outcome] {
         var reference = MigrationOptions()
-        reference.allowsSQLCopy = false
-        reference.allowsSetBasedRelate = false
-        reference.allowsBatchedRelationships = false
+        reference.allowsSQLOnCopy = false
+        reference.allowsRelateInSQL = false
+        reference.allowsRelateInBatches = false
         var inSQL = MigrationOptions()
-        inSQL.allowsSQLCopy = false
+        inSQL.allowsSQLOnCopy = false
         var inBatches = inSQL
-        inBatches.allowsSetBasedRelate = false
+        inBatches.allowsRelateInSQL = false
         inBatches.batchSize = batchSize
         var runs = EquivalentRuns(
             result: { try EquivalentRuns.dump($0, destination) }, unmigrated: { try EquivalentRuns.dump($0, source) })

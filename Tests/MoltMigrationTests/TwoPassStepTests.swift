@@ -135,7 +135,7 @@ struct TwoPassStepTests {
         let (store, v2, v3, passes) = try setUp()
         let report = try HeavyweightMigration(store: store, source: v2, destination: v3, mappings: passes).run()
         #expect(report.passes == 2)
-        #expect(!report.setBased, "a step of two passes cannot run as one SQL copy")
+        #expect(report.route != .sqlOnCopy, "a step of two passes cannot run as one SQL copy")
         // No object is left behind; only the old owner numbers, which the policy turns into links.
         #expect(
             report.discarded.map(\.kind) == [.attributeValues(entity: "Book", attribute: "ownerId")],
@@ -163,9 +163,9 @@ struct TwoPassStepTests {
     func sameAsObjectByObject() throws {
         let (store, v2, v3, passes) = try setUp()
         var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
-        objectByObject.allowsBatchedRelationships = false
+        objectByObject.allowsSQLOnCopy = false
+        objectByObject.allowsRelateInSQL = false
+        objectByObject.allowsRelateInBatches = false
         let runs = EquivalentRuns(
             result: { try EquivalentRuns.dump($0, v3) }, unmigrated: { try EquivalentRuns.dump($0, v2) })
         let outcome = try runs.compare(
@@ -197,7 +197,7 @@ struct TwoPassStepTests {
                 </mapping-model>
                 """)
         let report = try HeavyweightMigration(store: store, source: v2, destination: v3, mapping: mapping).run()
-        #expect(report.setBased)
+        #expect(report.route == .sqlOnCopy)
         #expect(report.plan?.route == .sqlOnCopy)
         #expect(report.plan?.reason.contains("no policy") == true, "\(report.plan?.reason ?? "")")
         #expect(report.destinationCounts == ["User": 3, "Book": 4, "Author": 3, "File": 4])

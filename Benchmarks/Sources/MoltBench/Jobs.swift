@@ -11,7 +11,7 @@ struct JobResult: Codable {
     var relateSeconds: Double?
     var links: Int?
     /// Whether Molt ran the mapping as SQL (no per-object work).
-    var setBased: Bool?
+    var sqlOnCopy: Bool?
     /// Destination objects policies deleted, and source Records read.
     var deleted: Int?
     var records: Int?
@@ -32,14 +32,14 @@ enum Jobs {
         case "molt-copy", "molt-copy-objects":
             let destination = try BenchModels.load("Copy", from: models)
             var options = MigrationOptions()
-            options.allowsSQLCopy = name == "molt-copy"
-            options.allowsSetBasedRelate = name == "molt-copy"
+            options.allowsSQLOnCopy = name == "molt-copy"
+            options.allowsRelateInSQL = name == "molt-copy"
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "molt-ordered":
             let destination = try BenchModels.load("Ordered", from: models)
             var options = MigrationOptions()
-            options.allowsSQLCopy = false
-            options.allowsSetBasedRelate = false
+            options.allowsSQLOnCopy = false
+            options.allowsRelateInSQL = false
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "raw-copy":
             let destination = try BenchModels.load("Copy", from: models)
@@ -47,7 +47,7 @@ enum Jobs {
         case "loop-relate":
             return try RelateBaselines.rowByRow(store: store, destination: try BenchModels.load("Copy", from: models))
         case "sql-relate":
-            return try RelateBaselines.setBased(store: store, destination: try BenchModels.load("Copy", from: models))
+            return try RelateBaselines.inSQL(store: store, destination: try BenchModels.load("Copy", from: models))
         case "molt-transform":
             let destination = try BenchModels.load("Transform", from: models)
             CompiledPolicies.register([BenchTransformPolicy.self])
@@ -132,7 +132,7 @@ enum Jobs {
         let total = seconds(since: start)
         return JobResult(
             seconds: total, peakMB: peakMemoryMB(), relateSeconds: passes.seconds(of: .relate),
-            links: try linkCount(store: store, model: destination), setBased: report.setBased,
+            links: try linkCount(store: store, model: destination), sqlOnCopy: report.route == .sqlOnCopy,
             deleted: report.deletedObjects,
             records: report.mappings.first { $0.mapping.hasPrefix("Record") }?.sourceObjects)
     }

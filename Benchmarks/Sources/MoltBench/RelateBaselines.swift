@@ -47,10 +47,10 @@ enum RelateBaselines {
             seconds: elapsed, peakMB: peakMemoryMB(), relateSeconds: elapsed, links: owners.count + tags.count)
     }
 
-    /// Set-based, keys kept: one `UPDATE … FROM` for the owners and one `INSERT … SELECT` for
+    /// In SQL, keys kept: one `UPDATE … FROM` for the owners and one `INSERT … SELECT` for
     /// the tag links, from the attached old store, which is what Molt's SQL relate pass can at
     /// best do.
-    static func setBased(store: URL, destination: ObjectModel) throws -> JobResult {
+    static func inSQL(store: URL, destination: ObjectModel) throws -> JobResult {
         let target = try prepareTarget(store: store, destination: destination)
         let db = target.database
         let record = quoted(target.recordTable)

@@ -29,7 +29,7 @@ struct Report {
             if let relate = result.relateSeconds, relate > 0 {
                 text +=
                     "| \(job) | \(links) | \(format(relate)) | \(Int(Double(links) / relate)) | ≥ 500000 |\n"
-            } else if result.setBased == true {
+            } else if result.sqlOnCopy == true {
                 text += "| \(job) (links copied by SQL within the copy) | \(links) | — | — | ≥ 500000 |\n"
             }
         }

@@ -175,7 +175,7 @@ struct Migrate: ParsableCommand {
             : "Migrated \(store) from \(source ?? "source") to \(destination ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
         if let plan = report.plan { Output.line("Route: \(plan.route.rawValue) (\(plan.reason)).") }
-        if !mappings.isEmpty, report.setBased {
+        if !mappings.isEmpty, report.route == .sqlOnCopy {
             Output.line("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
         }
         if report.passes > 1 {

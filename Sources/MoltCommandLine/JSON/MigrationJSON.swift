@@ -17,8 +17,8 @@ struct MigrationJSON: Encodable {
     let inPlace: Bool
     /// Why a lightweight migration was copied instead of changed in place.
     let inPlaceObstacle: String?
-    /// A heavyweight mapping run as SQL over a copy of the store.
-    let setBased: Bool
+    /// The route taken: `inPlace`, `sqlOnCopy` or `objects` (null when nothing was migrated).
+    let route: String?
     let passes: Int
     let seconds: Double
     let mappings: [Mapping]
@@ -44,7 +44,7 @@ struct MigrationJSON: Encodable {
         alreadyMigrated = report.alreadyMigrated
         inPlace = report.inPlace
         inPlaceObstacle = report.inPlaceObstacle
-        setBased = report.setBased
+        route = report.route.map(RouteJSON.key)
         passes = report.passes
         seconds = (report.duration * 1000).rounded() / 1000
         mappings = report.mappings.map {

@@ -4,11 +4,15 @@ import Molt
 struct RouteJSON: Encodable {
     struct Relate: Encodable {
         let mapping: String
-        /// `nothing`, `sql`, `batches` or `objects`.
+        /// `nothing`, `inSQL`, `inBatches` or `objectByObject`.
         let strategy: String
         let reason: String
+        /// What the relate pass runs, in order, if the strategy declines at run time.
+        let fallbacks: [String]
+        /// When the strategy declines, in words.
+        let fallsBackWhen: String?
         /// To-ones whose foreign keys the copy pass writes with each new row.
-        let foreignKeysAtInsert: [String]
+        let keysAtInsert: [String]
     }
 
     struct Pass: Encodable {
@@ -25,12 +29,7 @@ struct RouteJSON: Encodable {
     let contents: ContentsJSON
 
     init(_ plan: MigrationPlan) {
-        route =
-            switch plan.route {
-            case .inPlace: "inPlace"
-            case .sqlOnCopy: "sqlOnCopy"
-            case .objects: "objects"
-            }
+        route = Self.key(plan.route)
         reason = plan.reason
         contents = ContentsJSON(plan.contents)
         passes = plan.passes.map { pass in
@@ -39,17 +38,28 @@ struct RouteJSON: Encodable {
                 relate: pass.relate.map {
                     Relate(
                         mapping: $0.mapping, strategy: Self.key($0.strategy), reason: $0.reason,
-                        foreignKeysAtInsert: $0.foreignKeysAtInsert)
+                        fallbacks: $0.fallbacks.map(Self.key), fallsBackWhen: $0.fallsBackWhen,
+                        keysAtInsert: $0.keysAtInsert)
                 })
         }
     }
 
+    /// A relate strategy's key: its name in Swift, as everywhere in the JSON.
     static func key(_ strategy: RelatePlan.Strategy) -> String {
         switch strategy {
         case .nothing: "nothing"
-        case .setBased: "sql"
-        case .batched: "batches"
-        case .objectByObject: "objects"
+        case .inSQL: "inSQL"
+        case .inBatches: "inBatches"
+        case .objectByObject: "objectByObject"
+        }
+    }
+
+    /// A route's key: its name in Swift.
+    static func key(_ route: MigrationPlan.Route) -> String {
+        switch route {
+        case .inPlace: "inPlace"
+        case .sqlOnCopy: "sqlOnCopy"
+        case .objects: "objects"
         }
     }
 }

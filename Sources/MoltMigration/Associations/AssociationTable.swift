@@ -146,7 +146,7 @@ final class AssociationTable {
     }
 
     /// The table's name for SQL, every association written to it first: statements that read
-    /// it (the set-based relate, the history's keys) take it from here.
+    /// it (relating in SQL, the history's keys) take it from here.
     func sqlTable() throws -> String {
         for mapping in order.waiting.keys.sorted() { try writeWaitingRows(of: mapping) }
         return "temp.molt_associations"

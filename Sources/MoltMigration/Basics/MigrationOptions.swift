@@ -19,17 +19,17 @@ public struct MigrationOptions: Sendable {
     /// Let a single-pass step whose mapping needs no per-object work (no policy, no filter,
     /// values SQL can compute) run as SQL over a copy of the store instead of object by object.
     /// The result is the same store; off, every object goes through the passes.
-    @_spi(RouteSwitches) public var allowsSQLCopy = true
+    @_spi(RouteSwitches) public var allowsSQLOnCopy = true
     /// Let the relate pass set a mapping's relationships in SQL when its policy keeps Core
     /// Data's default `createRelationships` and the values are Core Data's default form (see
-    /// `SetBasedRelate`). The result is the same store; off, relationships are written through
+    /// `RelateInSQL`). The result is the same store; off, relationships are written through
     /// the objects.
-    @_spi(RouteSwitches) public var allowsSetBasedRelate = true
+    @_spi(RouteSwitches) public var allowsRelateInSQL = true
     /// Let the relate pass write a relationship for a batch of objects at once when their
     /// policy keeps the default `createRelationships` and the values are Core Data's default
     /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
-    @_spi(RouteSwitches) public var allowsBatchedRelationships = true
+    @_spi(RouteSwitches) public var allowsRelateInBatches = true
     /// Evaluate every relationship value expression, even in Core Data's default form, whose
     /// objects are otherwise found without evaluating (the source relationship's objects mapped
     /// through the associations). The result is the same store; the differential test's

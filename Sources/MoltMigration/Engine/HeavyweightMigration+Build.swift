@@ -171,6 +171,7 @@ extension HeavyweightMigration {
         let keepsAssociations = work.contents?.hasHistory == true
         if keepsAssociations { try ContentsCopy.prepare(destination.store.connection) }
         report.passes = mappings.count
+        report.route = .objects
         var validated: Int?
         for (index, mappingModel) in mappings.enumerated() {
             var policies: [String: EntityMigrationPolicy] = [:]
@@ -186,7 +187,7 @@ extension HeavyweightMigration {
                 return try policy.call(selector, arguments: arguments, manager: manager)
             }
             progress.mappingPass = (index + 1, mappings.count)
-            state.planLinksAtInsert(index < work.linksAtInsert.count ? work.linksAtInsert[index] : [:])
+            state.planLinksAtInsert(work.pass(index).keysAtInsert)
             if mappings.count > 1 {
                 context.logger.info(
                     "pass \(index + 1) of \(mappings.count)",
@@ -200,7 +201,7 @@ extension HeavyweightMigration {
             try RelatePass(
                 state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
                 batchSize: options.batchSize,
-                routes: index < work.relate.count ? work.relate[index] : [:]
+                chains: work.pass(index).relate
             ).run(report: &report)
             for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }
             try state.writer.finish()

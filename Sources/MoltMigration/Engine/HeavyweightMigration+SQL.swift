@@ -43,6 +43,6 @@ extension HeavyweightMigration {
         report.destinationCounts = result.destinationCounts
         report.discarded = result.discarded
         report.contents = result.contents
-        report.setBased = true
+        report.route = .sqlOnCopy
     }
 }

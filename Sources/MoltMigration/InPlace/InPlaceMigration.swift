@@ -82,6 +82,7 @@ final class InPlaceMigration {
         var report = MigrationReport()
         report.dryRun = isDryRun
         report.inPlace = true
+        report.route = .inPlace
         do {
             try checkNoTriggersOrViews(connection)
             for entity in sourceStore.layout.entities where !entity.isAbstract {

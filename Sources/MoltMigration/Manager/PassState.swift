@@ -68,7 +68,7 @@ final class PassState {
     /// The run this state is part of (its cancellation is the run's).
     let context: RunContext
     var cancellation: Cancellation { context.cancellation }
-    let sqlState = SetBasedState()
+    let relateState = RelateState()
     let queryState = QueryState()
     /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
     var relateBatch: RelateBatch?
@@ -132,7 +132,7 @@ final class PassState {
             try associations.removeAll()
             // What earlier passes wrote in SQL names their mappings' numbers, which this pass
             // gives to its own mappings.
-            sqlState.written = []
+            relateState.written = []
             // Each pass is a migration of its own in Core Data, with a fresh source context:
             // what an earlier pass deleted from it is back.
             deletedSourcesOfEarlierPasses += resolver.deletedSources.count
@@ -203,7 +203,7 @@ final class PassState {
     /// Runs `body` (the passes) with a cancellation of the run interrupting the SQL statement
     /// the manager is running, if any.
     func interruptible<T>(_ body: () throws -> T) throws -> T {
-        let state = sqlState
+        let state = relateState
         nonisolated(unsafe) let connection = destination.store.connection
         return try cancellation.whileRunning(
             interrupt: { state.interruptIfRunning { connection.interrupt() } }, body)

@@ -18,8 +18,11 @@ internal import MoltStore
 /// - In place and SQL on a copy need a mapping SQL can run exactly (``InPlacePlan``: no policy,
 ///   no filter, values SQLite computes from the object's own row), no attribute kept in an
 ///   external file, and no trigger or view in the store (they name tables that are rebuilt).
-/// - A mapping's relationships are set in SQL or in batches only when its policy does not
-///   override `createRelationships` and every value is Core Data's default form.
+/// - Each mapping's relationships are set by the first relate strategy that takes it
+///   (``RelateStrategies/ordered``: nothing to relate, in SQL, in batches, object by object),
+///   followed by the next that takes it where that one may decline at run time
+///   (``RelateChain``). Only object by object takes a mapping whose policy overrides
+///   `createRelationships`; the others need every value in Core Data's default form.
 /// - A to-one related in batches or in SQL has its foreign key written with each new row by
 ///   the copy pass when the engine's own work could not see the row in between
 ///   (``ForeignKeyAtInsert``); the keys are taken back before a policy looks at the new store,
@@ -59,22 +62,21 @@ struct MigrationPlanner {
         for (index, mapping) in mappings.enumerated() {
             let facts = PassFacts(
                 sourceLayout: sourceLayout, destinationLayout: destinationLayout, resolver: resolvers[index])
-            var routes: [String: RelateRoute] = [:]
-            var relate: [RelatePlan] = []
+            var pass = PlannedPass()
             for entityMapping in mapping.entityMappings {
                 guard let policy = policyTypes[index][entityMapping.name] else { continue }
-                let (route, plan) = try relateRoute(entityMapping, policy: policy, facts: facts)
-                routes[entityMapping.name] = route
-                relate.append(plan)
+                pass.relate[entityMapping.name] = try RelateStrategies.chain(
+                    RelateFacts(mapping: entityMapping, pass: facts, policy: policy, options: options))
             }
-            let atInsert = ForeignKeyAtInsert.plan(
-                mapping, routes: routes, policyTypes: policyTypes[index], facts: facts, passCount: mappings.count,
+            pass.keysAtInsert = ForeignKeyAtInsert.plan(
+                mapping, chains: pass.relate, policyTypes: policyTypes[index], facts: facts, passCount: mappings.count,
                 evaluatesEveryValue: options.evaluatesEveryValue)
-            for position in relate.indices {
-                relate[position].foreignKeysAtInsert = atInsert[relate[position].mapping]?.map(\.relationship) ?? []
+            let relate = mapping.entityMappings.compactMap { entityMapping in
+                pass.relate[entityMapping.name]?.publicPlan(
+                    mapping: entityMapping.name,
+                    keysAtInsert: pass.keysAtInsert[entityMapping.name]?.map(\.relationship) ?? [])
             }
-            work.relate.append(routes)
-            work.linksAtInsert.append(atInsert)
+            work.passes.append(pass)
             passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
         }
         var plan = MigrationPlan(route: .objects, reason: objectReason, passes: passes)
@@ -96,7 +98,7 @@ struct MigrationPlanner {
                 "the step has \(mappings.count) passes; each adds to what earlier passes made, so every pass runs its objects"
             )
         }
-        if !inPlaceAllowed, !options.allowsSQLCopy {
+        if !inPlaceAllowed, !options.allowsSQLOnCopy {
             return objects("running a mapping file as SQL is switched off")
         }
         if !inPlaceAllowed, let entity = Self.externalStorageEntity(source) ?? Self.externalStorageEntity(destination) {
@@ -121,51 +123,6 @@ struct MigrationPlanner {
         } catch let obstacle as InPlaceObstacle {
             return objects(obstacle.reason)
         }
-    }
-
-    /// How `mapping`'s relationships are set, and why.
-    private func relateRoute(
-        _ mapping: EntityMapping, policy: EntityMigrationPolicy.Type, facts: PassFacts
-    ) throws -> (RelateRoute, RelatePlan) {
-        func plan(_ route: RelateRoute, _ strategy: RelatePlan.Strategy, _ reason: String) -> (RelateRoute, RelatePlan)
-        {
-            (route, RelatePlan(mapping: mapping.name, strategy: strategy, reason: reason))
-        }
-        let hooks = PolicyRegistry.hooks(of: policy)
-        if hooks.contains(.createRelationships) {
-            let known =
-                hooks == .all
-                ? " (or may have: it was registered without the hooks its code overrides)" : ""
-            return plan(
-                .objectByObject, .objectByObject,
-                "its policy \(policy.policyName) overrides createRelationships\(known)")
-        }
-        let compiled = facts.compiled(mapping)
-        if compiled.relationships.isEmpty {
-            return plan(.nothing, .nothing, "no relationship value")
-        }
-        let batched = options.allowsBatchedRelationships ? BatchedRelatePlan(mapping, facts: facts) : nil
-        if options.allowsSetBasedRelate, let setBased = try SetBasedRelate.plan(mapping, facts: facts) {
-            return plan(
-                .setBased(setBased, fallback: batched), .setBased,
-                "default relationship values, which SQL writes exactly")
-        }
-        if let batched {
-            let why =
-                options.allowsSetBasedRelate
-                ? "default relationship values; SQL cannot write them exactly (order, a one-to-one, or several sources)"
-                : "default relationship values; relationships in SQL are switched off"
-            return plan(.batched(batched), .batched, why)
-        }
-        let why: String
-        if !options.allowsSetBasedRelate && !options.allowsBatchedRelationships {
-            why = "relationships in SQL and in batches are switched off"
-        } else if compiled.canonicalRelationships.contains(where: { $0 == nil }) {
-            why = "a relationship value is not Core Data's default form"
-        } else {
-            why = "its relationships must be written in the order objects are visited"
-        }
-        return plan(.objectByObject, .objectByObject, why)
     }
 
     /// What the store holds besides its objects (``StoreSurvey``); nil when the store is not

@@ -8,7 +8,7 @@ extension ForeignKeyAtInsert {
     /// keys the copy pass writes; empty when the pass does not allow it (see the type's
     /// documentation for the rules).
     static func plan(
-        _ mappingModel: MappingModel, routes: [String: RelateRoute],
+        _ mappingModel: MappingModel, chains: [String: RelateChain],
         policyTypes: [String: EntityMigrationPolicy.Type], facts: PassFacts, passCount: Int,
         evaluatesEveryValue: Bool
     ) -> [String: [ForeignKeyAtInsert]] {
@@ -26,12 +26,9 @@ extension ForeignKeyAtInsert {
         }
         var result: [String: [ForeignKeyAtInsert]] = [:]
         for (position, mapping) in mappings.enumerated() {
-            let related: Set<String>
-            switch routes[mapping.name] {
-            case .batched(let plan)?: related = plan.batched
-            case .setBased(let plan, _)?: related = Set(plan.links.map(\.relationship.name))
-            default: continue
-            }
+            // Only a strategy that writes relationships as a set checks keys written ahead.
+            guard let related = chains[mapping.name]?.planned.relationshipsWrittenAsASet, !related.isEmpty
+            else { continue }
             let earlier = Array(mappings[..<position])
             let links = Self.links(of: mapping, batched: related, among: mappings, earlier: earlier, facts)
             if !links.isEmpty { result[mapping.name] = links }

@@ -3,7 +3,7 @@ import MoltStore
 
 /// A relationship whose inverse another mapping has already written with these very links
 /// needs no writing: the object-by-object pass would set each object to what it already holds.
-/// The relate pass in SQL skips such relationships (``SetBasedRelate/Strategy/skip``); so does
+/// The relate pass in SQL skips such relationships (``RelateInSQL/LinkWrite/skip``); so does
 /// the batched relate pass, under the same rules, for the to-many sides, and it records what it
 /// wrote for the mappings after it.
 ///
@@ -14,15 +14,15 @@ import MoltStore
 /// storage keeps no order, every destination object of both mappings is of its mapping's
 /// entity and made from one source object, and no policy deleted source objects from the run's
 /// context (the objects' values would then differ from the stored links).
-extension BatchedRelatePlan {
+extension RelateInBatches {
     /// The batched to-many relationships of the mapping another mapping has already written
     /// from the other side with these very links.
     func alreadyWritten(_ state: PassState) throws -> Set<String> {
-        guard !state.sqlState.written.isEmpty, try writesExactImages(state) else { return [] }
+        guard !state.relateState.written.isEmpty, try writesExactImages(state) else { return [] }
         var skipped: Set<String> = []
         for (name, link) in links where link.relationship.isToMany {
             guard let target = link.targetMapping,
-                let inverse = state.sqlState.written.first(where: {
+                let inverse = state.relateState.written.first(where: {
                     $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                         && $0.targetMapping == number
                 }),
@@ -38,8 +38,8 @@ extension BatchedRelatePlan {
         let described = names.compactMap { links[$0] }.filter { $0.targetMapping != nil }
         guard !described.isEmpty, try writesExactImages(state) else { return }
         for link in described {
-            state.sqlState.written.insert(
-                SetBasedState.Written(
+            state.relateState.written.insert(
+                RelateState.Written(
                     storedIn: link.storedIn, readFrom: link.readFrom, mapping: number,
                     targetMapping: link.targetMapping!,
                     entity: entity, targetKinds: link.targetKinds))
@@ -54,6 +54,6 @@ extension BatchedRelatePlan {
         // Asked before and after the mapping's batches: the relate pass forgets the facts
         // when a mapping starts, and nothing associates during a batched mapping, so the
         // table is scanned (when the bits cannot answer) once.
-        return try SetBasedRelate.isOneToOne(number, entity: entity, state)
+        return try RelateInSQL.isOneToOne(number, entity: entity, state)
     }
 }

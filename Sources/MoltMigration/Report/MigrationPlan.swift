@@ -53,31 +53,52 @@ public struct PassPlan: Sendable, Equatable {
     }
 }
 
-/// How the relate pass sets one entity mapping's relationships.
+/// How the relate pass sets one entity mapping's relationships: the strategy the plan chose,
+/// why, and what it may fall back on at run time.
 public struct RelatePlan: Sendable, Equatable {
+    /// A way of setting a mapping's relationships. The case names are the keys `--json`
+    /// prints; the raw values are the words the plan and the report print.
     public enum Strategy: String, Sendable, Equatable, CaseIterable {
         /// No relationship value to set.
         case nothing = "nothing to relate"
         /// A few SQL statements for the whole mapping (Core Data's default values, the
         /// policy's own `createRelationships` not overridden). When the associations the copy
         /// pass made need it (a source object made into several destinations of a to-one…), the
-        /// mapping falls back to batches or objects, which the report says.
-        case setBased = "in SQL"
+        /// mapping falls back to the strategies the plan names (``RelatePlan/fallbacks``),
+        /// which the report says.
+        case inSQL = "in SQL"
         /// The default values computed per object, written a batch of objects at a time.
-        case batched = "in batches"
+        case inBatches = "in batches"
         /// The policy's `createRelationships` called for each destination object.
         case objectByObject = "object by object"
+
+        @available(*, deprecated, renamed: "inSQL")
+        public static var setBased: Strategy { .inSQL }
+        @available(*, deprecated, renamed: "inBatches")
+        public static var batched: Strategy { .inBatches }
     }
 
     public var mapping: String
     public var strategy: Strategy
     public var reason: String
-    /// To-one relationships (of a mapping related in batches) whose foreign keys the copy pass
-    /// writes with each new row, as the relate pass would set them: the row is written once.
-    /// The relate pass checks every key against what the target mapping made and writes the
-    /// relationship itself when one does not hold; the report names those whose keys held
-    /// (``MigrationReport/linksWrittenAtInsert``).
-    public var foreignKeysAtInsert: [String] = []
+    /// What the relate pass runs, in order, when ``strategy`` declines at run time, having
+    /// written nothing (only ``Strategy/inSQL`` may; ``fallsBackWhen`` says when). Empty when
+    /// the strategy never declines.
+    public var fallbacks: [Strategy] = []
+    /// When ``strategy`` declines at run time, in words; nil when it never does.
+    public var fallsBackWhen: String?
+    /// To-one relationships (of a mapping related in batches or in SQL) whose foreign keys the
+    /// copy pass writes with each new row, as the relate pass would set them: the row is
+    /// written once. The relate pass checks every key against what the target mapping made
+    /// and writes the relationship itself when one does not hold; the report names those whose
+    /// keys held (``RelateOutcome/keysAtInsert``, ``MigrationReport/keysWrittenAtInsert``).
+    public var keysAtInsert: [String] = []
+
+    @available(*, deprecated, renamed: "keysAtInsert")
+    public var foreignKeysAtInsert: [String] {
+        get { keysAtInsert }
+        set { keysAtInsert = newValue }
+    }
 
     public init(mapping: String, strategy: Strategy, reason: String) {
         self.mapping = mapping
@@ -97,11 +118,14 @@ extension MigrationPlan: CustomStringConvertible {
             }
             for relate in pass.relate {
                 let atInsert =
-                    relate.foreignKeysAtInsert.isEmpty
+                    relate.keysAtInsert.isEmpty
+                    ? "" : "; \(relate.keysAtInsert.joined(separator: ", ")) written with each new row"
+                let fallback =
+                    relate.fallbacks.isEmpty
                     ? ""
-                    : "; \(relate.foreignKeysAtInsert.joined(separator: ", ")) written with each new row"
+                    : "; \(relate.fallbacks.map(\.rawValue).joined(separator: ", then ")) when \(relate.fallsBackWhen ?? "it declines")"
                 lines.append(
-                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)")
+                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)\(fallback)")
             }
         }
         if !contents.isEmpty {

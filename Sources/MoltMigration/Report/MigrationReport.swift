@@ -27,24 +27,30 @@ public struct MigrationReport: Sendable {
     /// Whether the store was migrated in place with SQL (a lightweight migration) rather than
     /// copied object by object into a new file.
     public var inPlace = false
+    /// The route the run took (the plan's, ``plan``): in place, SQL on a copy, or object by
+    /// object; nil when nothing was migrated.
+    public var route: MigrationPlan.Route?
     /// Whether a heavyweight migration ran its mapping as SQL over a copy of the store, no
     /// object loaded.
-    public var setBased = false
+    @available(*, deprecated, message: "read route == .sqlOnCopy")
+    public var setBased: Bool { route == .sqlOnCopy }
     /// How each entity mapping's relationships were set, pass by pass: planned and actual,
     /// and why they differ where they do. The three lists below are read from it.
     public var related: [RelateOutcome] = []
     /// The entity mappings whose relationships the relate pass set in SQL rather than object by
     /// object (Core Data's default relationship values).
-    public var relatedInSQL: [String] { related.filter { $0.actual == .setBased }.map(\.mapping) }
+    public var relatedInSQL: [String] { related.filter { $0.actual == .inSQL }.map(\.mapping) }
     /// The entity mappings whose relationships the relate pass wrote a batch of objects at a
     /// time.
-    public var relatedInBatches: [String] { related.filter { $0.actual == .batched }.map(\.mapping) }
+    public var relatedInBatches: [String] { related.filter { $0.actual == .inBatches }.map(\.mapping) }
     /// The to-one relationships (as `mapping.relationship`) whose foreign keys the copy pass
     /// wrote with each new row and the relate pass found as it would have set them (see
-    /// ``RelatePlan/foreignKeysAtInsert``).
-    public var linksWrittenAtInsert: [String] {
+    /// ``RelatePlan/keysAtInsert``).
+    public var keysWrittenAtInsert: [String] {
         related.flatMap { outcome in outcome.keysAtInsert.map { "\(outcome.mapping).\($0)" } }
     }
+    @available(*, deprecated, renamed: "keysWrittenAtInsert")
+    public var linksWrittenAtInsert: [String] { keysWrittenAtInsert }
     /// Files in the new store's `_EXTERNAL_DATA` (values of attributes with external storage),
     /// when the migration built a support folder for it.
     public var externalFiles: Int?

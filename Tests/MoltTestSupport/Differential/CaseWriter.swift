@@ -93,12 +93,12 @@ public struct CaseWriter: Sendable {
             let what: String
             if let report = outcome.report {
                 var flags: [String] = []
-                if report.setBased { flags.append("SQL copy") }
+                if report.route == .sqlOnCopy { flags.append("SQL on a copy") }
                 if report.inPlace { flags.append("in place") }
                 if !report.relatedInSQL.isEmpty { flags.append("related in SQL: \(report.relatedInSQL)") }
                 if !report.relatedInBatches.isEmpty { flags.append("in batches: \(report.relatedInBatches)") }
-                if !report.linksWrittenAtInsert.isEmpty {
-                    flags.append("keys written at insert: \(report.linksWrittenAtInsert)")
+                if !report.keysWrittenAtInsert.isEmpty {
+                    flags.append("keys written at insert: \(report.keysWrittenAtInsert)")
                 }
                 what = "succeeded" + (flags.isEmpty ? "" : " (\(flags.joined(separator: "; ")))")
             } else {

@@ -28,7 +28,7 @@ public struct DifferentialExclusion: Hashable, Sendable, CustomStringConvertible
         reason: "the relate pass in SQL assumes the two sides of a relationship have the same links; when "
             + "values make them disagree, object by object the later write wins (each object's, or the "
             + "later mapping's), while in SQL each side is written whole, or skipped as written from the "
-            + "other side (SetBasedRelate.strategy(for:))")
+            + "other side (RelateInSQL.strategy(for:))")
 
     /// No to-many relationship becoming a to-one (by a model change, or a value from a to-many).
     public static let toManyIntoToOne = DifferentialExclusion(
@@ -41,7 +41,7 @@ public struct DifferentialExclusion: Hashable, Sendable, CustomStringConvertible
     public static let repeatedMappingNumbers = DifferentialExclusion(
         "repeated-mapping-numbers",
         reason: "the relate pass in SQL keeps what it wrote in one pass for the next (MigrationManager's "
-            + "sqlState.written), where mapping numbers start again at 1, and skips relationships a later "
+            + "relateState.written), where mapping numbers start again at 1, and skips relationships a later "
             + "pass must write as if their inverse had been written")
 
     /// Every exclusion the generator knows.

@@ -68,7 +68,7 @@ public final class DifferentialAllHooksPolicy: EntityMigrationPolicy {
 /// its association. In a one-pass step, at every fifth source object it looks at the objects
 /// of its entity made so far and fails if one has a relationship: Core Data's copy pass makes
 /// objects without relationships, and no route may show one earlier (keys written with new
-/// rows, ``/MoltMigration/RelatePlan/foreignKeysAtInsert``, must not be seen).
+/// rows, ``/MoltMigration/RelatePlan/keysAtInsert``, must not be seen).
 public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
     /// Made by the engine, once per run of an entity mapping.
     public required init() {}

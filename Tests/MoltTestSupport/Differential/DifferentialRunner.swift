@@ -9,18 +9,19 @@ public import Molt
 public struct DifferentialRunner: Sendable {
     /// The ways the engine can migrate.
     public enum Route: String, CaseIterable, Sendable, Hashable {
-        /// Object by object: no SQL copy, no relationships in SQL, none in batches.
-        case reference
+        /// Object by object: no SQL on a copy, no relationships in SQL, none in batches; the
+        /// reference every other route is compared with.
+        case objectByObject = "object by object"
         /// Relationships written a batch of objects at a time.
-        case batches = "+batches"
+        case inBatches = "+relate in batches"
         /// Relationships set in SQL, and in batches where not.
-        case setBased = "+set-based relate"
-        /// Every switch on: the engine's own choice, the whole step as SQL over a copy when it can.
-        case sqlCopy = "+SQL copy"
+        case inSQL = "+relate in SQL"
+        /// Every switch on: the engine's own choice, the whole step as SQL on a copy when it can.
+        case sqlOnCopy = "+SQL on a copy"
         /// ``LightweightMigration`` in place, for an inferred step.
-        case lightweight = "lightweight in place"
+        case inPlace = "in place"
 
-        /// The route's name in file names (`set-based-relate`).
+        /// The route's name in file names (`relate-in-SQL`).
         public var slug: String {
             rawValue.replacingOccurrences(of: "+", with: "").replacingOccurrences(of: " ", with: "-")
         }
@@ -29,12 +30,12 @@ public struct DifferentialRunner: Sendable {
         public func options(batchSize: Int) -> MigrationOptions {
             var options = MigrationOptions()
             options.batchSize = batchSize
-            options.allowsSQLCopy = [.sqlCopy, .lightweight].contains(self)
-            options.allowsSetBasedRelate = [.setBased, .sqlCopy, .lightweight].contains(self)
-            options.allowsBatchedRelationships = self != .reference
+            options.allowsSQLOnCopy = [.sqlOnCopy, .inPlace].contains(self)
+            options.allowsRelateInSQL = [.inSQL, .sqlOnCopy, .inPlace].contains(self)
+            options.allowsRelateInBatches = self != .objectByObject
             // The reference evaluates every value: the other routes' shortcuts are compared
             // with evaluation, not with themselves.
-            options.evaluatesEveryValue = self == .reference
+            options.evaluatesEveryValue = self == .objectByObject
             return options
         }
     }
@@ -79,7 +80,7 @@ public struct DifferentialRunner: Sendable {
         /// Whether some route differs.
         public var failed: Bool { !diverging.isEmpty }
         /// The reference's outcome.
-        public var reference: Outcome? { routes.first { $0.outcome.route == .reference }?.outcome }
+        public var reference: Outcome? { routes.first { $0.outcome.route == .objectByObject }?.outcome }
     }
 
     /// A case that cannot be run, and why.
@@ -94,7 +95,7 @@ public struct DifferentialRunner: Sendable {
 
     /// The routes a case runs.
     public func routes(for differentialCase: DifferentialCase) -> [Route] {
-        Route.allCases.filter { $0 != .lightweight || differentialCase.isInferred }
+        Route.allCases.filter { $0 != .inPlace || differentialCase.isInferred }
     }
 
     /// Creates the case's store at `url`; throws ``InvalidCase`` when the case cannot be run.
@@ -133,7 +134,7 @@ public struct DifferentialRunner: Sendable {
         let reference = outcomes[0]
         let results = outcomes.map { outcome in
             let (difference, kind) =
-                outcome.route == .reference
+                outcome.route == .objectByObject
                 ? Self.problemsOfReference(outcome, before: before)
                 : Self.compare(outcome, with: reference, before: before)
             return RouteResult(outcome: outcome, difference: difference, kind: kind)
@@ -148,7 +149,7 @@ public struct DifferentialRunner: Sendable {
     ) -> Outcome {
         let options = route.options(batchSize: batchSize)
         let result = Result {
-            if route == .lightweight {
+            if route == .inPlace {
                 return try LightweightMigration(
                     store: store, source: source, destination: destination, mapping: mappings[0], options: options
                 ).run()

@@ -173,16 +173,16 @@ final class SessionState: @unchecked Sendable {
         add("reference failed", result.reference?.succeeded == false)
         for route in result.routes {
             guard let report = route.outcome.report else { continue }
-            add("SQL copy used", route.outcome.route == .sqlCopy && report.setBased)
-            add("in place", route.outcome.route == .lightweight && report.inPlace)
-            add("related in SQL", route.outcome.route == .setBased && !report.relatedInSQL.isEmpty)
-            add("related in batches", route.outcome.route == .batches && !report.relatedInBatches.isEmpty)
-            add("source objects deleted", route.outcome.route == .batches && report.deletedSourceObjects > 0)
-            add("keys written at insert", route.outcome.route == .batches && !report.linksWrittenAtInsert.isEmpty)
+            add("SQL on a copy used", route.outcome.route == .sqlOnCopy && report.route == .sqlOnCopy)
+            add("in place", route.outcome.route == .inPlace && report.inPlace)
+            add("related in SQL", route.outcome.route == .inSQL && !report.relatedInSQL.isEmpty)
+            add("related in batches", route.outcome.route == .inBatches && !report.relatedInBatches.isEmpty)
+            add("source objects deleted", route.outcome.route == .inBatches && report.deletedSourceObjects > 0)
+            add("keys written at insert", route.outcome.route == .inBatches && !report.keysWrittenAtInsert.isEmpty)
             add(
                 "keys at insert planned, not kept",
-                route.outcome.route == .batches && report.linksWrittenAtInsert.isEmpty
-                    && report.plan?.passes.contains { $0.relate.contains { !$0.foreignKeysAtInsert.isEmpty } } == true)
+                route.outcome.route == .inBatches && report.keysWrittenAtInsert.isEmpty
+                    && report.plan?.passes.contains { $0.relate.contains { !$0.keysAtInsert.isEmpty } } == true)
         }
     }
 }

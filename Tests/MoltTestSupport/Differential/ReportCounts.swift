@@ -4,7 +4,7 @@ public import Molt
 /// (by pass and name) the objects read and made, objects per entity in the source and the
 /// destination, what was discarded (kind, count and policy, not the wording of the reason), the
 /// passes, the objects policies deleted (from the new store and from the source context), and whether the store was found already migrated.
-/// Timings, the plan and the route flags (`setBased`, `relatedInSQL`, `relatedInBatches`,
+/// Timings, the plan and the route flags (`route`, `relatedInSQL`, `relatedInBatches`,
 /// `inPlace`, `inPlaceObstacle`, `externalFiles`) are left out. A count of 0 counts as no
 /// entry, so a route that lists an entity or mapping with nothing is not told apart from one
 /// that leaves it out.

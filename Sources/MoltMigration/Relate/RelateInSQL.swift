@@ -16,7 +16,7 @@ import MoltStore
 /// the associations, and one or two statements write the pairs to the destination's foreign
 /// key column or join table, clearing links of the mapping's objects that are not among them.
 ///
-/// Left to the object-by-object pass (``plan(_:facts:)`` gives nil, or ``run(state:)`` false
+/// Left to the other strategies (``make(_:facts:)`` gives nil, or ``run(state:skipping:)`` false
 /// before writing anything): any other expression; ordered relationships, one-to-ones,
 /// relationships that are their own inverse, and a relationship the mapping writes together
 /// with its inverse within one hierarchy, and a relationship whose inverse another mapping
@@ -26,7 +26,7 @@ import MoltStore
 /// which depends on order). Every relationship stores both of its sides in one place (a column
 /// or a join table), so the images of its two sides agree and the order in which the two
 /// mappings write them does not matter.
-struct SetBasedRelate {
+struct RelateInSQL: RelateStrategy {
     /// One destination relationship to fill.
     struct Link {
         let relationship: Relationship
@@ -52,11 +52,11 @@ struct SetBasedRelate {
         let sourceFanIn: Int?
     }
 
-    typealias LinkStorage = SetBasedState.LinkStorage
-    typealias Written = SetBasedState.Written
+    typealias LinkStorage = RelateState.LinkStorage
+    typealias Written = RelateState.Written
 
     /// The schema name the source store is attached under.
-    static let schema = SetBasedState.sourceSchema
+    static let schema = RelateState.sourceSchema
 
     let mapping: EntityMapping
     let number: Int
@@ -66,8 +66,45 @@ struct SetBasedRelate {
     let destination: EntityLayout
     let links: [Link]
 
+    static let kind = RelatePlan.Strategy.inSQL
+    static let declinesWhen: String? =
+        "a policy deletes source objects from the run's context, or the associations the copy pass makes are not one to one"
+
+    static func plan(_ facts: RelateFacts, after declined: [String]) throws -> RelateChoice {
+        if let policyRelates = facts.policyRelates { return .decline(policyRelates) }
+        guard facts.options.allowsRelateInSQL else { return .decline("relationships in SQL are switched off") }
+        guard let plan = try make(facts.mapping, facts: facts.pass) else {
+            return .decline("SQL cannot write them exactly (order, a one-to-one, or several sources)")
+        }
+        return .take(plan, reason: "default relationship values, which SQL writes exactly")
+    }
+
+    var relationshipsWrittenAsASet: Set<String> { Set(links.map(\.relationship.name)) }
+
+    /// Runs the mapping's statements; declines, having written nothing, when the objects are
+    /// needed after all: SQL reads the source store's links as stored, not once a policy
+    /// deleted source objects from the run's context, and ``run(state:skipping:)`` gives up
+    /// when the associations need the objects.
+    func relate(_ job: RelateJob) throws -> RelateResult {
+        let state = job.state
+        guard state.isSourceAttached else {
+            return .declined("the source store is not attached to the new store's connection")
+        }
+        guard !state.hasDeletedSources else {
+            return .declined("a policy deleted source objects from the run's context, and SQL reads the links as stored")
+        }
+        guard try state.runInterruptibly({ try run(state: state, skipping: job.keysAtInsert) }) else {
+            return .declined(
+                "the associations the copy pass made are not one to one, or a to-one would get several objects from the links"
+            )
+        }
+        try job.transaction.step()
+        job.advanceAll()
+        return .done
+    }
+
     /// The plan for `mapping`'s relationships, or nil when they need the object-by-object pass.
-    static func plan(_ mapping: EntityMapping, facts: PassFacts) throws -> SetBasedRelate? {
+    static func make(_ mapping: EntityMapping, facts: PassFacts) throws -> RelateInSQL? {
         let compiled = facts.compiled(mapping)
         guard let sourceName = mapping.sourceEntityName,
             let source = facts.sourceLayout.entity(named: sourceName),
@@ -92,7 +129,7 @@ struct SetBasedRelate {
             else { return nil }
             links.append(link)
         }
-        return SetBasedRelate(
+        return RelateInSQL(
             mapping: mapping, number: try facts.number(of: mapping.name),
             sourceRoot: facts.sourceLayout.entity(named: source.rootName)?.number ?? source.number,
             source: source, destination: destination, links: links)

@@ -17,7 +17,7 @@ final class CountingRelationshipsTestPolicy: CountingRelationshipsPolicy {
 /// The relate pass writing a relationship for a batch of objects at once leaves every row of
 /// the store, order positions included, as writing each object's relationships in turn does.
 @Suite("Relationships written a batch at a time")
-struct BatchedRelateTests {
+struct RelateInBatchesTests {
     init() {
         CompiledPolicies.register([KeepsDefaultsTestPolicy.self, CountingRelationshipsTestPolicy.self])
     }
@@ -48,11 +48,11 @@ struct BatchedRelateTests {
         mapping: MappingModel, batchSize: Int, label: String
     ) throws -> EquivalentRuns.Outcome? {
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         options.batchSize = batchSize
         var plainOptions = options
-        plainOptions.allowsBatchedRelationships = false
+        plainOptions.allowsRelateInBatches = false
         var runs = EquivalentRuns(result: rows)
         // The same first error, word for word: batching must not change which object fails.
         runs.sameFailure = { "\($0)" == "\($1)" }
@@ -77,7 +77,7 @@ struct BatchedRelateTests {
     func everyInferenceRule(_ inferenceCase: InferenceCase) throws {
         let (source, destination) = try inferenceCase.models()
         let inferred = try #require(MappingInference.infer(from: source, to: destination).mapping)
-        for mapping in [inferred, SetBasedRelateTests.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)] {
+        for mapping in [inferred, RelateInSQLTests.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)] {
             for seeder in StoreSeeder.twoShapes {
                 let folder = TemporaryDirectory("molt-batched")
                 defer { withExtendedLifetime(folder) {} }
@@ -149,9 +149,9 @@ struct BatchedRelateTests {
         let folder = TemporaryDirectory("molt-batched")
         var original: URL { folder.path("Store.sqlite") }
 
-        init(mapping text: String = BatchedRelateTests.mapping()) throws {
-            source = try InferenceCase.model(BatchedRelateTests.sourceModel, name: "V1")
-            destination = try InferenceCase.model(BatchedRelateTests.destinationModel, name: "V2")
+        init(mapping text: String = RelateInBatchesTests.mapping()) throws {
+            source = try InferenceCase.model(RelateInBatchesTests.sourceModel, name: "V1")
+            destination = try InferenceCase.model(RelateInBatchesTests.destinationModel, name: "V2")
             mapping = try MigrationFixtures.mapping(text: text)
         }
     }
@@ -283,8 +283,8 @@ struct BatchedRelateTests {
         }
         let trace = Trace()
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         options.batchSize = 50
         options.sqlTrace = { statement in trace.lock.withLock { trace.statements.append(statement) } }
         try HeavyweightMigration(
@@ -313,8 +313,8 @@ struct BatchedRelateTests {
             label: "to-one given several")
         #expect(outcome == nil, "the migration should have failed")
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         #expect {
             try HeavyweightMigration(
                 store: try folder.copy(original, as: "Again.sqlite"), source: source, destination: destination,
@@ -338,8 +338,8 @@ struct BatchedRelateTests {
         try Self.seed(original, model: source, authors: 9, books: 60)
         CountingRelationshipsPolicy.reset(CountingRelationshipsTestPolicy.self)
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         let report = try HeavyweightMigration(
             store: try folder.copy(original, as: "Own.sqlite"), source: source, destination: destination,
             mapping: mapping, options: options
@@ -364,8 +364,8 @@ struct BatchedRelateTests {
         _ = try ObjectStore.create(at: original, model: source) { try StoreSeeder().fill($0) }
         let statements = Mutex<[String]>([])
         var options = MigrationOptions()
-        options.allowsSQLCopy = false
-        options.allowsSetBasedRelate = false
+        options.allowsSQLOnCopy = false
+        options.allowsRelateInSQL = false
         options.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
         let store = try folder.copy(original, as: "Batched.sqlite")
         let report = try HeavyweightMigration(
@@ -374,7 +374,7 @@ struct BatchedRelateTests {
         #expect(!report.relatedInBatches.isEmpty)
         let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
         #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
-        let (made, fresh) = try SetBasedRelateTests.indexes(of: store, andOfANewStoreOf: destination, in: folder)
+        let (made, fresh) = try RelateInSQLTests.indexes(of: store, andOfANewStoreOf: destination, in: folder)
         #expect(made == fresh)
         _ = try Self.compare(
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 7,

@@ -4,8 +4,8 @@ import MoltModel
 import MoltSQLite
 import MoltStore
 
-/// The statements a ``SetBasedRelate`` writes links with.
-extension SetBasedRelate {
+/// The statements a ``RelateInSQL`` writes links with.
+extension RelateInSQL {
     /// The name of the temporary table holding the pairs of `links[index]`.
     static func pairs(_ index: Int) -> String { "molt_relate_pairs_\(index)" }
 
@@ -69,7 +69,7 @@ extension SetBasedRelate {
             guard kept.sourceEntity == entity.number else { return false }
             return try state.destination.store.connection.scalar(sourceCount)?.integerValue == Int64(kept.count)
         }
-        return try state.sqlState.fact("keeps keys \(mapping) \(entity.number)") {
+        return try state.relateState.fact("keeps keys \(mapping) \(entity.number)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """

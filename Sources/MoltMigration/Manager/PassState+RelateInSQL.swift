@@ -3,15 +3,15 @@ import MoltMapping
 import MoltSQLite
 import MoltStore
 
-/// What the relate pass needs to run a mapping's relationships as SQL (``SetBasedRelate``):
+/// What the relate pass needs to run a mapping's relationships as SQL (``RelateInSQL``):
 /// the source store attached to the new store's connection, and SQL that cancelling interrupts.
 extension PassState {
     /// Attaches the source store, read-only, to the new store's connection (outside any
     /// transaction). When that fails, relationships are made object by object.
     func attachSource() {
         do {
-            try destination.store.connection.attachReadOnly(source.store.url.path, as: SetBasedState.sourceSchema)
-            sqlState.sourceAttached = true
+            try destination.store.connection.attachReadOnly(source.store.url.path, as: RelateState.sourceSchema)
+            relateState.sourceAttached = true
         } catch {
             logger.debug(
                 "relationships will be made object by object: the source cannot be attached",
@@ -21,19 +21,19 @@ extension PassState {
 
     /// Detaches the source store (outside any transaction).
     func detachSource() throws {
-        guard sqlState.sourceAttached else { return }
-        sqlState.sourceAttached = false
-        try destination.store.connection.detach(SetBasedState.sourceSchema)
+        guard relateState.sourceAttached else { return }
+        relateState.sourceAttached = false
+        try destination.store.connection.detach(RelateState.sourceSchema)
     }
 
-    /// Whether ``SetBasedRelate`` can read the source store.
-    var isSourceAttached: Bool { sqlState.sourceAttached }
+    /// Whether ``RelateInSQL`` can read the source store.
+    var isSourceAttached: Bool { relateState.sourceAttached }
 
     /// Runs SQL on the new store that ``cancel(with:)`` interrupts; an interrupted statement
     /// ends in the cancellation error.
     func runInterruptibly<T>(_ body: () throws -> T) throws -> T {
-        sqlState.setRunning(true)
-        defer { sqlState.setRunning(false) }
+        relateState.setRunning(true)
+        defer { relateState.setRunning(false) }
         try checkCancelled()
         do {
             return try body()
@@ -45,7 +45,7 @@ extension PassState {
 }
 
 /// The manager's state for SQL relationships; `running` is read by other threads (cancel).
-final class SetBasedState: @unchecked Sendable {
+final class RelateState: @unchecked Sendable {
     /// The schema name the source store is attached under.
     static let sourceSchema = "molt_source"
 

@@ -55,7 +55,7 @@ final class OwnRelationshipsTestPolicy: CountingRelationshipsPolicy {
 /// The relate pass in SQL gives the store the object-by-object pass gives, for every inference
 /// rule on seeded stores; mappings it cannot do exactly are left to the objects.
 @Suite("Relationships set in SQL")
-struct SetBasedRelateTests {
+struct RelateInSQLTests {
     init() {
         CompiledPolicies.register([KeepsDefaultsTestPolicy.self, OwnRelationshipsTestPolicy.self])
     }
@@ -81,8 +81,8 @@ struct SetBasedRelateTests {
         _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
         let expected = try folder.copy(store, as: "Expected.sqlite")
         var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLCopy = false
-        objectByObject.allowsSetBasedRelate = false
+        objectByObject.allowsSQLOnCopy = false
+        objectByObject.allowsRelateInSQL = false
         try HeavyweightMigration(
             store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
         ).run()
@@ -102,8 +102,8 @@ struct SetBasedRelateTests {
             let original = folder.path("Store.sqlite")
             _ = try ObjectStore.create(at: original, model: source) { try seeder.fill($0) }
             var objectByObject = MigrationOptions()
-            objectByObject.allowsSQLCopy = false
-            objectByObject.allowsSetBasedRelate = false
+            objectByObject.allowsSQLOnCopy = false
+            objectByObject.allowsRelateInSQL = false
             let reports = try runs.compare(
                 original, in: folder,
                 expected: .init("object by object") {
@@ -118,7 +118,7 @@ struct SetBasedRelateTests {
                 label: "seed \(seeder.seed)")
             if let reports {
                 #expect(reports.expected.relatedInSQL.isEmpty)
-                #expect(!reports.actual.setBased)
+                #expect(reports.actual.route != .sqlOnCopy)
             }
         }
     }

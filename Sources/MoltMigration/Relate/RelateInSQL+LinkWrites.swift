@@ -4,10 +4,10 @@ import MoltModel
 import MoltSQLite
 import MoltStore
 
-/// How a planned ``SetBasedRelate`` writes each relationship, and running it.
-extension SetBasedRelate {
+/// How a planned ``RelateInSQL`` writes each relationship (``LinkWrite``), and running it.
+extension RelateInSQL {
     /// How one relationship is written.
-    enum Strategy {
+    enum LinkWrite {
         /// Its inverse was written from the other side with these very links.
         case skip
         /// Straight from the join into empty storage (each object gets at most one target where
@@ -19,26 +19,26 @@ extension SetBasedRelate {
 
     /// Sets every relationship of the mapping's destination objects but those in `written`
     /// (to-ones the copy pass wrote with each new row, as this would write them); false
-    /// (nothing written) when the associations rule the set-based pass out.
+    /// (nothing written) when the associations rule relating in SQL out.
     func run(state: PassState, skipping written: Set<String> = []) throws -> Bool {
         let connection = state.destination.store.connection
         // Facts about the associations hold for this run only: a policy's own
         // createRelationships may associate more.
-        state.sqlState.associationFacts = [:]
+        state.relateState.associationFacts = [:]
         guard try Self.isOneToOne(number, entity: destination.number, state) else { return false }
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
         }
-        var strategies: [Strategy] = []
+        var writes: [LinkWrite] = []
         for link in links {
-            strategies.append(written.contains(link.relationship.name) ? .skip : try strategy(for: link, state: state))
+            writes.append(written.contains(link.relationship.name) ? .skip : try linkWrite(for: link, state: state))
         }
         let queries = try links.indices.map { index in
-            strategies[index] == .skip ? nil : try linkQuery(links[index], state: state)
+            writes[index] == .skip ? nil : try linkQuery(links[index], state: state)
         }
         // The to-ones written through pairs are checked before anything is written, so that a
         // fallback leaves the mapping's objects as the copy pass made them.
-        for (index, link) in links.enumerated() where !link.relationship.isToMany && strategies[index] == .pairs {
+        for (index, link) in links.enumerated() where !link.relationship.isToMany && writes[index] == .pairs {
             try fillPairs(queries[index]!, into: Self.pairs(index), connection)
             if try connection.scalar(
                 "SELECT EXISTS (SELECT 1 FROM temp.\(Self.pairs(index)) GROUP BY d HAVING count(*) > 1)")?
@@ -49,7 +49,7 @@ extension SetBasedRelate {
         }
         for (index, link) in links.enumerated() {
             try state.checkCancelled()
-            switch strategies[index] {
+            switch writes[index] {
             case .skip:
                 // Written from the other side (recorded there), or with each new row (recorded
                 // here, so the other side is skipped in turn).
@@ -62,7 +62,7 @@ extension SetBasedRelate {
                 try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
             }
             if let target = link.targetMapping {
-                state.sqlState.written.insert(
+                state.relateState.written.insert(
                     Written(
                         storedIn: link.storedIn, readFrom: link.readFrom, mapping: number, targetMapping: target,
                         entity: destination.number, targetKinds: link.targetKinds))
@@ -75,7 +75,7 @@ extension SetBasedRelate {
     static func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
         // Kept keys: one source per destination, all of one entity.
         if let kept = state.associations.keptIndex(of: mapping) { return kept.destinationEntity == entity }
-        return try state.sqlState.fact("one-to-one \(mapping) \(entity)") {
+        return try state.relateState.fact("one-to-one \(mapping) \(entity)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """
@@ -90,7 +90,7 @@ extension SetBasedRelate {
     func isFunction(_ mapping: Int, _ state: PassState) throws -> Bool {
         // Kept keys: one destination per source.
         if state.associations.keptIndex(of: mapping) != nil { return true }
-        return try state.sqlState.fact("function \(mapping)") {
+        return try state.relateState.fact("function \(mapping)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """
@@ -100,12 +100,12 @@ extension SetBasedRelate {
         }
     }
 
-    func strategy(for link: Link, state: PassState) throws -> Strategy {
+    func linkWrite(for link: Link, state: PassState) throws -> LinkWrite {
         let connection = state.destination.store.connection
         // A to-one whose source side may hold several objects is not skipped: the object path
         // computes its value and fails when it has more than one (the pairs' check falls back).
         if let target = link.targetMapping, link.relationship.isToMany || link.sourceFanOut == 1,
-            let inverse = state.sqlState.written.first(where: {
+            let inverse = state.relateState.written.first(where: {
                 $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                     && $0.targetMapping == number
             }),
