@@ -150,7 +150,7 @@ extension PassState {
         _ entity: String, row: [AttributeValue?], plan: InsertPlan? = nil, mapping: @autoclosure () -> String?,
         source: @autoclosure () -> SourceObject?, byPolicy: Bool
     ) throws -> ObjectID {
-        let preferredKey = currentSource?.primaryKey
+        let preferredKey = copying.source?.primaryKey
         guard !linksAtInsert.isEmpty, let mapping = mapping(), let inserted = linksAtInsert[mapping], !inserted.stopped,
             !byPolicy || inserted.links.first?.owner == entity, let source = source(),
             let values = linkValues(inserted, entity: entity, source: source)

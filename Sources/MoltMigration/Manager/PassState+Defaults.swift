@@ -116,10 +116,10 @@ extension PassState {
         canonical: CanonicalRelationshipValue?, of destination: DestinationObject, from sources: [ObjectID],
         mapping: EntityMapping
     ) throws -> (objects: [DestinationObject], existing: KnownObjects) {
-        associatedDestinations = []
+        relating.associatedDestinations = []
         defer {
-            associatedDestinations = []
-            currentRelationship = nil
+            relating.associatedDestinations = []
+            relating.relationship = nil
         }
         var collected: [DestinationObject] = []
         // Whether every object came from the association table (so every one exists).
@@ -145,7 +145,7 @@ extension PassState {
         // made (it has sources): their rows need no looking up.
         if sources.isEmpty { return (collected, .none) }
         if onlyAssociated { return (collected, .every) }
-        return (collected, KnownObjects(ids: associatedDestinations.union([destination.id])))
+        return (collected, KnownObjects(ids: relating.associatedDestinations.union([destination.id])))
     }
 
     /// The objects Core Data's default relationship value gives for `source`, found as
@@ -156,7 +156,7 @@ extension PassState {
         _ canonical: CanonicalRelationshipValue, of source: ObjectID, relationship: Relationship
     ) throws -> [DestinationObject]? {
         let objects: [ObjectID]
-        switch relateBatch?.sourceLinks[source]?[canonical.sourceRelationship] {
+        switch relating.batch?.sourceLinks[source]?[canonical.sourceRelationship] {
         case .toOne(let id)?: objects = id.map { [$0] } ?? []
         case .toMany(let ids)?: objects = ids
         case nil:
@@ -166,7 +166,7 @@ extension PassState {
             else { return nil }
             objects = Self.references(related).map(\.id)
         }
-        currentRelationship = relationship
+        relating.relationship = relationship
         let mapping = try canonical.entityMapping.map { try number(of: $0) }
         if let mapping, let kept = try keptDestinations(of: objects, mapping: mapping, relationship: relationship) {
             return kept
@@ -198,7 +198,7 @@ extension PassState {
     func sourceIDs(for destination: DestinationObject, mapping: EntityMapping) throws -> [ObjectID] {
         let destinationKey = try key(destination.id, in: self.destination)
         let mappingNumber = try number(of: mapping.name)
-        if let batch = relateBatch, batch.mapping == mappingNumber, let known = batch.sources[destinationKey.slot] {
+        if let batch = relating.batch, batch.mapping == mappingNumber, let known = batch.sources[destinationKey.slot] {
             return known
         }
         return try associations.sources(of: destinationKey, mapping: mappingNumber).map { try objectID($0, in: source) }
@@ -217,7 +217,7 @@ extension PassState {
         let context = EvaluationContext(variables: variables, resolver: resolver, functions: self)
         let start = startDate
         context.now = { start }
-        currentRelationship = relationship
+        relating.relationship = relationship
         return context
     }
 

@@ -12,7 +12,7 @@ extension PassState: FunctionDispatcher {
         -> [DestinationObject]
     {
         let found = try associatedObjects(of: sources, mapping: try number(of: name))
-        if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
+        if relating.relationship != nil { relating.associatedDestinations.formUnion(found.map(\.id)) }
         return found
     }
 
@@ -23,7 +23,7 @@ extension PassState: FunctionDispatcher {
         -> [DestinationObject]
     {
         let found = try associatedObjects(of: sources, mapping: nil)
-        if currentRelationship != nil { associatedDestinations.formUnion(found.map(\.id)) }
+        if relating.relationship != nil { relating.associatedDestinations.formUnion(found.map(\.id)) }
         return found
     }
 
@@ -40,16 +40,16 @@ extension PassState: FunctionDispatcher {
     /// The destination entities that are kinds of `entity` (it and its sub-entities), known
     /// after the first question.
     func destinationKinds(of entity: String) -> Set<String> {
-        if let known = kindsOfDestinationEntity[entity] { return known }
+        if let known = memos.destinationKinds[entity] { return known }
         let kinds = Set(
             destinationModel.entities.filter { destinationModel.entity($0, isKindOf: entity) }.map(\.name))
-        kindsOfDestinationEntity[entity] = kinds
+        memos.destinationKinds[entity] = kinds
         return kinds
     }
 
     /// `objects`, or while a relationship's value is computed, those of its entity.
     private func ofCurrentRelationshipEntity(_ objects: [DestinationObject]) -> [DestinationObject] {
-        guard let relationship = currentRelationship else { return objects }
+        guard let relationship = relating.relationship else { return objects }
         let kinds = destinationKinds(of: relationship.destinationEntityName)
         return objects.filter { kinds.contains($0.entity) }
     }

@@ -49,7 +49,7 @@ extension PassState {
     ) throws
         -> KeptTarget
     {
-        if let known = keptTargets[mapping], known.destinationEntity == index.destinationEntity,
+        if let known = relating.keptTargets[mapping], known.destinationEntity == index.destinationEntity,
             known.relationshipDestination == relationship.destinationEntityName
         {
             return known
@@ -61,7 +61,7 @@ extension PassState {
         let target = KeptTarget(
             destinationEntity: index.destinationEntity, relationshipDestination: relationship.destinationEntityName,
             name: name, isKind: destinationKinds(of: relationship.destinationEntityName).contains(name))
-        keptTargets[mapping] = target
+        relating.keptTargets[mapping] = target
         return target
     }
 }

@@ -15,29 +15,29 @@ extension PassState {
         -> DestinationObject
     {
         let plan: InsertPlan
-        if let memo = insertPlanMemo, memo.entity == entity {
+        if let memo = copying.insertPlan, memo.entity == entity {
             plan = memo.plan
         } else {
             plan = try writer.insertPlan(for: entity)
-            insertPlanMemo = (entity, plan)
+            copying.insertPlan = (entity, plan)
         }
         var row = plan.defaults
         // A policy passes the same names object after object, and a dictionary built the same
         // way walks them in the same order: each name is compared with the one at its place
         // last time (no hashing) before it is looked up.
         let memo = ObjectIdentifier(plan)
-        if attributeColumnsMemo.plan != memo { attributeColumnsMemo = (memo, []) }
+        if copying.attributeColumns.plan != memo { copying.attributeColumns = (memo, []) }
         var failed = false
         for (position, (name, value)) in attributes.enumerated() {
             let column: Int
-            if position < attributeColumnsMemo.columns.count, attributeColumnsMemo.columns[position].name == name {
-                column = attributeColumnsMemo.columns[position].column
+            if position < copying.attributeColumns.columns.count, copying.attributeColumns.columns[position].name == name {
+                column = copying.attributeColumns.columns[position].column
             } else if let found = plan.columnIndex[name] {
                 column = found
-                if position < attributeColumnsMemo.columns.count {
-                    attributeColumnsMemo.columns[position] = (name, column)
-                } else if position == attributeColumnsMemo.columns.count {
-                    attributeColumnsMemo.columns.append((name, column))
+                if position < copying.attributeColumns.columns.count {
+                    copying.attributeColumns.columns[position] = (name, column)
+                } else if position == copying.attributeColumns.columns.count {
+                    copying.attributeColumns.columns.append((name, column))
                 }
             } else {
                 failed = true
@@ -58,7 +58,7 @@ extension PassState {
         // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
         return DestinationObject(
             id: try insertNewObject(
-                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: currentSourceObject,
+                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: copying.sourceObject,
                 byPolicy: true))
     }
 
@@ -111,7 +111,7 @@ extension PassState {
     }
 
     private func associate(source: ObjectID, destination: ObjectID, mappingNumber: Int) throws {
-        relateBatch = nil  // what was read ahead no longer tells every source
+        relating.batch = nil  // what was read ahead no longer tells every source
         try associations.associate(
             mapping: mappingNumber, source: try key(source, in: self.source),
             destination: try key(destination, in: self.destination))
@@ -155,14 +155,14 @@ extension PassState {
     func key(_ id: ObjectID, in store: ObjectStore) throws -> AssociationTable.Key {
         // The entity asked last of each of the run's stores (objects come entity by entity).
         let side: Int? = store === destination ? 1 : store === source ? 0 : nil
-        if let side, let memo = entityNumbersMemo[side], memo.entity == id.entity {
+        if let side, let memo = memos.entityNumbers[side], memo.entity == id.entity {
             return AssociationTable.Key(root: memo.root, primaryKey: id.primaryKey, entity: memo.number)
         }
         guard let numbers = store.layout.numbers(ofEntity: id.entity) else {
             _ = try store.layout.requireEntity(id.entity)  // the error naming the entity
             throw MoltError(.migration, "unknown entity \(id.entity)")
         }
-        if let side { entityNumbersMemo[side] = (id.entity, numbers.number, numbers.root) }
+        if let side { memos.entityNumbers[side] = (id.entity, numbers.number, numbers.root) }
         return AssociationTable.Key(root: numbers.root, primaryKey: id.primaryKey, entity: numbers.number)
     }
 

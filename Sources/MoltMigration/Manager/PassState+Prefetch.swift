@@ -25,7 +25,7 @@ extension PassState {
             for object in objects { keysByEntity[object.entity, default: []].append(object.primaryKey) }
         }
         var links: [ObjectID: [String: RelationshipValue]] = [:]
-        defer { relateBatch = RelateBatch(mapping: mapping, sources: ids, sourceLinks: links) }
+        defer { relating.batch = RelateBatch(mapping: mapping, sources: ids, sourceLinks: links) }
         resolver.capacity = max(resolver.capacity, 4 * batch.count)
         for (entity, keys) in keysByEntity {
             guard let low = keys.min(), let high = keys.max() else { continue }
@@ -50,7 +50,7 @@ extension PassState {
 
     /// Forgets what ``beginRelateBatch(_:mapping:)`` read about associations.
     func endRelateBatch() {
-        relateBatch = nil
+        relating.batch = nil
     }
 }
 

@@ -22,9 +22,9 @@ extension PassState: SourceReading {
 
     /// The names of the stored attributes of a source entity (the last entity asked is kept).
     private func sourceAttributeNames(of entity: String) -> Set<String> {
-        if let memo = sourceAttributeNamesMemo, memo.entity == entity { return memo.names }
+        if let memo = memos.sourceAttributeNames, memo.entity == entity { return memo.names }
         let names = Set(source.layout.entity(named: entity)?.attributes.map(\.attribute.name) ?? [])
-        sourceAttributeNamesMemo = (entity, names)
+        memos.sourceAttributeNames = (entity, names)
         return names
     }
 }

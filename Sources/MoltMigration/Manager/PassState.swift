@@ -6,9 +6,10 @@ internal import MoltModel
 import MoltSQLite
 internal import MoltStore
 
-/// The state of one object-by-object run, which the passes own: the two stores, the mapping
-/// being run, the writer, the association table, compiled mappings, what the relate pass reads
-/// ahead, the SQL relate state and cancellation. Policies see it through ``MigrationManager``,
+/// The state of one object-by-object run, which the passes share: the two stores, the mapping
+/// being run, the writer, the association table, compiled mappings and cancellation. What one
+/// pass alone holds is in a part of its own: ``copying`` (the copy pass), ``relating`` (the
+/// relate pass), and the answers kept while they hold, ``memos``. Policies see it through ``MigrationManager``,
 /// whose methods hand their work to it.
 final class PassState {
     let sourceModel: ObjectModel
@@ -46,47 +47,26 @@ final class PassState {
     /// names a policy type.
     var callEntityPolicy:
         ((_ mapping: EntityMapping, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue)?
-    /// The source object whose destination objects are being made (copy pass), if any: new
-    /// objects take its primary key when that key is free.
-    var currentSource: ObjectID?
     /// The number of the entity mapping being run (``begin(_:)``).
     private(set) var currentMappingNumber: Int?
-    /// The entity whose numbers ``key(_:in:)`` looked up last, for the source store (0) and
-    /// the destination store (1).
-    var entityNumbersMemo: [(entity: String, number: Int, root: Int)?] = [nil, nil]
-    /// The stored attribute names of the source entity ``sourceValue(of:on:)`` was asked last.
-    var sourceAttributeNamesMemo: (entity: String, names: Set<String>)?
-    /// The insert plan `createDestinationObject` used last, and its entity.
-    var insertPlanMemo: (entity: String, plan: InsertPlan)?
-    /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
-    var currentSourceObject: SourceObject?
-    /// The columns of the attribute names `createDestinationObject` was last given, in the
-    /// order its dictionary gave them, for the insert plan named (by identity).
-    var attributeColumnsMemo: (plan: ObjectIdentifier?, columns: [(name: String, column: Int)]) = (nil, [])
-    /// The destination relationship whose value is being computed, if any.
-    var currentRelationship: Relationship?
     /// The run this state is part of (its cancellation is the run's).
     let context: RunContext
     var cancellation: Cancellation { context.cancellation }
-    let relateState = RelateState()
     let queryState = QueryState()
-    /// The relate pass's current batch, read ahead (``beginRelateBatch(_:mapping:)``).
-    var relateBatch: RelateBatch?
+    /// What the copy pass holds while it makes one source object's destination objects.
+    let copying = CopyingState()
+    /// What the relate pass holds across its mappings and while it computes one value.
+    let relating = RelateState()
+    /// Answers looked up once and kept while they hold (entity numbers, stored names, kinds).
+    let memos = LookupMemos()
     /// What a non-throwing call of a policy (Core Data's `associate`) failed with during the
     /// current hook; thrown when the hook returns.
     var deferredError: (any Error)?
     /// Source objects deleted from the source context in passes before this one.
     var deletedSourcesOfEarlierPasses = 0
-    /// Destination objects the association table gave while a relationship value is computed
-    /// (they exist, so setting the relationship need not look their rows up).
-    var associatedDestinations: Set<ObjectID> = []
-    /// ``destinationKinds(of:)``'s answers.
-    var kindsOfDestinationEntity: [String: Set<String>] = [:]
     /// Whether relationship values are evaluated even in Core Data's default form
     /// (``MigrationOptions/evaluatesEveryValue``).
     var evaluatesEveryValue = false
-    /// ``keptDestinations(of:mapping:relationship:)``'s facts, by mapping number.
-    var keptTargets: [Int: KeptTarget] = [:]
     /// The current pass's to-one keys the copy pass writes with each new row, and the keys
     /// written so far, by mapping name (``ForeignKeyAtInsert``).
     var linksAtInsert: [String: LinksAtInsert] = [:]
@@ -132,7 +112,7 @@ final class PassState {
             try associations.removeAll()
             // What earlier passes wrote in SQL names their mappings' numbers, which this pass
             // gives to its own mappings.
-            relateState.written = []
+            relating.written = []
             // Each pass is a migration of its own in Core Data, with a fresh source context:
             // what an earlier pass deleted from it is back.
             deletedSourcesOfEarlierPasses += resolver.deletedSources.count
@@ -203,7 +183,7 @@ final class PassState {
     /// Runs `body` (the passes) with a cancellation of the run interrupting the SQL statement
     /// the manager is running, if any.
     func interruptible<T>(_ body: () throws -> T) throws -> T {
-        let state = relateState
+        let state = relating
         nonisolated(unsafe) let connection = destination.store.connection
         return try cancellation.whileRunning(
             interrupt: { state.interruptIfRunning { connection.interrupt() } }, body)

@@ -33,11 +33,11 @@ struct CopyPass {
             let before = state.destinationObjectCount()
             if let entity = mapping.sourceEntityName {
                 try state.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
-                    state.currentSource = source.id
-                    state.currentSourceObject = source
+                    state.copying.source = source.id
+                    state.copying.sourceObject = source
                     defer {
-                        state.currentSource = nil
-                        state.currentSourceObject = nil
+                        state.copying.source = nil
+                        state.copying.sourceObject = nil
                     }
                     try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
                         try policy.createDestinationInstances(forSource: source, in: mapping, manager: manager)

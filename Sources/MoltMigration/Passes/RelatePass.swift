@@ -62,7 +62,7 @@ struct RelatePass {
         for strategy in chain.strategies {
             // Facts about the associations hold for one strategy's run: a policy's own
             // createRelationships may associate more.
-            state.relateState.associationFacts = [:]
+            state.relating.associationFacts = [:]
             switch try strategy.relate(job) {
             case .done:
                 outcome.actual = strategy.kind

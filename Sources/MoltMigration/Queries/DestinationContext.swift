@@ -154,7 +154,7 @@ extension PassState {
     /// Deletes destination objects with their delete rules and forgets their associations.
     func deleteDestinationObjects(_ objects: [DestinationObject]) throws {
         let deleted = try writer.delete(objects.map(\.id))
-        relateBatch = nil
+        relating.batch = nil
         try associations.removeDestinations(
             try deleted.map { try key($0, in: destination) }, mappings: mappingModel.entityMappings.count)
         resolver.forget(.destination)

@@ -54,7 +54,7 @@ extension PassState {
             }
         }
         resolver.deletedSources = doomed
-        relateBatch = nil  // what was read ahead may hold them
+        relating.batch = nil  // what was read ahead may hold them
         return found.map(\.id)
     }
 

@@ -18,11 +18,11 @@ extension RelateInBatches {
     /// The batched to-many relationships of the mapping another mapping has already written
     /// from the other side with these very links.
     func alreadyWritten(_ state: PassState) throws -> Set<String> {
-        guard !state.relateState.written.isEmpty, try writesExactImages(state) else { return [] }
+        guard !state.relating.written.isEmpty, try writesExactImages(state) else { return [] }
         var skipped: Set<String> = []
         for (name, link) in links where link.relationship.isToMany {
             guard let target = link.targetMapping,
-                let inverse = state.relateState.written.first(where: {
+                let inverse = state.relating.written.first(where: {
                     $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                         && $0.targetMapping == number
                 }),
@@ -38,7 +38,7 @@ extension RelateInBatches {
         let described = names.compactMap { links[$0] }.filter { $0.targetMapping != nil }
         guard !described.isEmpty, try writesExactImages(state) else { return }
         for link in described {
-            state.relateState.written.insert(
+            state.relating.written.insert(
                 RelateState.Written(
                     storedIn: link.storedIn, readFrom: link.readFrom, mapping: number,
                     targetMapping: link.targetMapping!,

@@ -24,7 +24,7 @@ extension RelateInSQL {
         let connection = state.destination.store.connection
         // Facts about the associations hold for this run only: a policy's own
         // createRelationships may associate more.
-        state.relateState.associationFacts = [:]
+        state.relating.associationFacts = [:]
         guard try Self.isOneToOne(number, entity: destination.number, state) else { return false }
         defer {
             for index in links.indices { try? connection.execute("DROP TABLE IF EXISTS temp.\(Self.pairs(index))") }
@@ -62,7 +62,7 @@ extension RelateInSQL {
                 try connection.execute("DROP TABLE temp.\(Self.pairs(index))")
             }
             if let target = link.targetMapping {
-                state.relateState.written.insert(
+                state.relating.written.insert(
                     Written(
                         storedIn: link.storedIn, readFrom: link.readFrom, mapping: number, targetMapping: target,
                         entity: destination.number, targetKinds: link.targetKinds))
@@ -75,7 +75,7 @@ extension RelateInSQL {
     static func isOneToOne(_ mapping: Int, entity: Int, _ state: PassState) throws -> Bool {
         // Kept keys: one source per destination, all of one entity.
         if let kept = state.associations.keptIndex(of: mapping) { return kept.destinationEntity == entity }
-        return try state.relateState.fact("one-to-one \(mapping) \(entity)") {
+        return try state.relating.fact("one-to-one \(mapping) \(entity)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """
@@ -90,7 +90,7 @@ extension RelateInSQL {
     func isFunction(_ mapping: Int, _ state: PassState) throws -> Bool {
         // Kept keys: one destination per source.
         if state.associations.keptIndex(of: mapping) != nil { return true }
-        return try state.relateState.fact("function \(mapping)") {
+        return try state.relating.fact("function \(mapping)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """
@@ -105,7 +105,7 @@ extension RelateInSQL {
         // A to-one whose source side may hold several objects is not skipped: the object path
         // computes its value and fails when it has more than one (the pairs' check falls back).
         if let target = link.targetMapping, link.relationship.isToMany || link.sourceFanOut == 1,
-            let inverse = state.relateState.written.first(where: {
+            let inverse = state.relating.written.first(where: {
                 $0.storedIn == link.storedIn && $0.readFrom == link.readFrom && $0.mapping == target
                     && $0.targetMapping == number
             }),

@@ -69,7 +69,7 @@ extension RelateInSQL {
             guard kept.sourceEntity == entity.number else { return false }
             return try state.destination.store.connection.scalar(sourceCount)?.integerValue == Int64(kept.count)
         }
-        return try state.relateState.fact("keeps keys \(mapping) \(entity.number)") {
+        return try state.relating.fact("keeps keys \(mapping) \(entity.number)") {
             let table = try state.associations.sqlTable()
             return try state.destination.store.connection.scalar(
                 """

@@ -1,0 +1,16 @@
+import MoltStore
+
+/// What the copy pass holds while it makes one source object's destination objects
+/// (``PassState/copying``), and what it keeps from one object to the next.
+final class CopyingState {
+    /// The source object whose destination objects are being made, if any: new objects take
+    /// its primary key when that key is free.
+    var source: ObjectID?
+    /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
+    var sourceObject: SourceObject?
+    /// The insert plan `createDestinationObject` used last, and its entity.
+    var insertPlan: (entity: String, plan: InsertPlan)?
+    /// The columns of the attribute names `createDestinationObject` was last given, in the
+    /// order its dictionary gave them, for the insert plan named (by identity).
+    var attributeColumns: (plan: ObjectIdentifier?, columns: [(name: String, column: Int)]) = (nil, [])
+}
