@@ -1,3 +1,4 @@
+public import Foundation
 internal import MoltStore
 
 /// The source store, as a policy queries it: Core Data's `manager.sourceContext`. The source
@@ -11,6 +12,11 @@ internal import MoltStore
 /// ```
 public struct SourceContext {
     unowned let state: PassState
+
+    /// The source store's file (Core Data's `persistentStoreCoordinator?.persistentStores.first?.url`
+    /// of the source context), for a policy that reads files an app keeps beside its store. The
+    /// store itself is not given: it is read through this context.
+    public var storeURL: URL { state.source.store.url }
 
     /// The objects the request selects, in its order (objects deleted from this context left
     /// out).
