@@ -18,8 +18,12 @@ final class PeekingTestPolicy: EntityMigrationPolicy {
     override class var policyName: String { "PeekingTestPolicy" }
     required init() {}
 
-    /// The ways a policy reads a Record's `owner`, or a Tag's `owned` (its other side).
-    static let reads = ["fetch", "fetchNaming", "count", "value", "keyPath", "text", "objects", "inverse"]
+    /// The ways a policy reads a Record's `owner`, or a Tag's `owned` (its other side): through
+    /// the destination context, or through the source context with a predicate naming a
+    /// destination Record (which reads it in the new store).
+    static let reads = [
+        "fetch", "fetchNaming", "count", "value", "keyPath", "text", "objects", "inverse", "sourceFetch", "sourceCount",
+    ]
 
     override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
         let read = manager.mappingUserInfo["read"] ?? "?"
@@ -53,6 +57,22 @@ final class PeekingTestPolicy: EntityMigrationPolicy {
             seen = try records.map { try context.objects(forKey: "owner", of: $0).count }.reduce(0, +)
         case "inverse":
             seen = try tags.map { try context.objects(forKey: "owned", of: $0).count }.reduce(0, +)
+        case "sourceFetch":
+            var count = 0
+            for record in records {
+                var request = FetchRequest(entityName: "Tag")
+                request.predicate = ObjectPredicate(format: "%@.owner != nil", record)
+                count += try manager.sourceContext.fetch(request).count
+            }
+            seen = count
+        case "sourceCount":
+            var count = 0
+            for record in records {
+                var request = FetchRequest(entityName: "Tag")
+                request.predicate = ObjectPredicate(format: "label == %@.owner.label", record)
+                count += try manager.sourceContext.count(for: request)
+            }
+            seen = count
         default:
             throw MoltError(.migration, "no read called \(read)")
         }
@@ -75,7 +95,8 @@ final class PeekingTestPolicy: EntityMigrationPolicy {
 /// keys written with new rows: a policy of a later mapping, in the copy pass, reading the
 /// Records' owners in any one of those ways sees none, in SQL and in batches as object by
 /// object (where no key is written at insert), though keys were planned and written with the
-/// Records' rows. Each read fails the test when it bypasses the checkpoint.
+/// Records' rows. Each read fails the test when it bypasses the checkpoint (the two source
+/// reads did, before the source context passed it for a predicate naming a destination object).
 @Suite("Policies see the new store through one checkpoint")
 struct PolicyCheckpointTests {
     init() {

@@ -5,7 +5,8 @@ internal import MoltStore
 
 /// The one way the policy-facing API (``MigrationManager``, `DestinationContext` and what
 /// builds on them) reaches the destination store: policies are handed no store, and these types
-/// hold no `PassState` to reach it with, only this checkpoint.
+/// hold no `PassState` to reach it with, only this checkpoint. (`SourceContext` passes it too
+/// when a predicate names a destination object, which evaluating it reads.)
 ///
 /// Why: keys written with new rows ahead of the relate pass (``ForeignKeyAtInsert``) must be
 /// invisible to policies. Core Data's copy pass makes objects without relationships, and a
