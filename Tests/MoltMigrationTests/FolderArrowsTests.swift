@@ -6,7 +6,7 @@ import Testing
 /// graph is read from the source (`FolderGraph`, comments and string literals left out): a
 /// file uses a folder when it names a type declared there and nowhere else in the package, or
 /// calls a function of ten or more characters declared only there (extension members included,
-/// as `PassState`'s `withdrawLinksAtInsert()`).
+/// as `PassState`'s `createDefaultRelationships(for:)`).
 ///
 /// Every folder of the target is in the layers, so a new folder fails until it is given its
 /// place.
@@ -47,7 +47,7 @@ struct FolderArrowsTests {
     func graphIsRead() throws {
         let graph = try FolderGraph(target: "MoltMigration").uses
         #expect(
-            graph["Queries"]?["Manager"]?.contains("DestinationContext.swift calls withdrawLinksAtInsert()") == true)
+            graph["Queries"]?["Manager"]?.contains("DestinationContext.swift uses DestinationCheckpoint") == true)
         #expect(graph["Passes"]?["Manager"]?.contains("CopyPass.swift uses PassState") == true)
         #expect(graph["Engine"]?["Upgrade"] != nil, "the upgrade's driver plans with the upgrade's planner")
         #expect(graph["Plan"]?["InPlace"] != nil, "the planner asks whether a step can run in place")

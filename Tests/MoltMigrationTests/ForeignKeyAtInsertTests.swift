@@ -45,15 +45,18 @@ struct ForeignKeyAtInsertTests {
     }
 
     /// Records first, then Tags (or the other way round), each Tag's `owned` the mirror of
-    /// the Records' `owner`.
+    /// the Records' `owner`; the Tags' mapping with `tagPolicy` and its `tagUserInfo`, if given.
     static func mapping(
         tagsFirst: Bool = false, tagFilter: String? = nil, recordPolicy: String? = nil, specialTags: Bool = false,
-        tagsOwned: Bool = true
+        tagsOwned: Bool = true, tagPolicy: String? = nil, tagUserInfo: [String: String] = [:]
     ) -> String {
         let value = { (mapping: String, relationship: String) in
             #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "\#(mapping)", $source.\#(relationship))"#
         }
         let policy = recordPolicy.map { #" policy="\#($0)""# } ?? ""
+        let tagsPolicy = tagPolicy.map { #" policy="\#($0)""# } ?? ""
+        let tagsUserInfo = tagUserInfo.sorted { $0.key < $1.key }
+            .map { #"<user-info key="\#($0.key)" value="\#($0.value)"/>"# }.joined()
         // A Tag's `owned`, when set, is the mirror of the Records' `owner` (written again, or
         // skipped as written, after the Records).
         let owned = tagsOwned ? #"<relationship name="owned" value='\#(value("RecordToRecord", "owned"))'/>"# : ""
@@ -64,8 +67,8 @@ struct ForeignKeyAtInsertTests {
                 </entity-mapping>
             """
         let tags = """
-                <entity-mapping name="TagToTag" type="transform" source="Tag" destination="Tag">
-                    \(tagFilter.map { "<filter>\($0)</filter>" } ?? "")
+                <entity-mapping name="TagToTag" type="transform" source="Tag" destination="Tag"\(tagsPolicy)>
+                    \(tagFilter.map { "<filter>\($0)</filter>" } ?? "")\(tagsUserInfo)
                     <attribute name="label" value="$source.label"/>
                     \(owned)
                 </entity-mapping>

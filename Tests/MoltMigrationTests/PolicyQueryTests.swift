@@ -14,7 +14,7 @@ final class PolicyNotes: @unchecked Sendable {
     private var notes: [String: [String]] = [:]
 
     static func key(_ manager: MigrationManager) -> String {
-        manager.source.store.url.deletingLastPathComponent().lastPathComponent
+        manager.sourceContext.storeURL.deletingLastPathComponent().lastPathComponent
     }
 
     func add(_ manager: MigrationManager, _ note: String) {

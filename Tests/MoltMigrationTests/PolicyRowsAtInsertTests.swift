@@ -71,14 +71,24 @@ final class UnassociatedRecordsTestPolicy: EntityMigrationPolicy {
     }
 }
 
-/// Takes the destination store itself in `begin` (and could read it at any time after).
-final class StoreHoldingTestPolicy: EntityMigrationPolicy {
-    override class var policyName: String { "StoreHoldingTestPolicy" }
-    private var store: ObjectStore?
+/// Keeps the destination context in `begin` and looks through it only once every Record is
+/// made: it fails if one already has an owner (Core Data's copy pass makes objects without
+/// relationships), though keys were written with every row until then.
+final class ContextHoldingTestPolicy: EntityMigrationPolicy {
+    override class var policyName: String { "ContextHoldingTestPolicy" }
+    private var context: DestinationContext?
     required init() {}
 
     override func begin(_ mapping: EntityMapping, with manager: MigrationManager) throws {
-        store = manager.destination
+        context = manager.destinationContext
+    }
+
+    override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        guard let context else { throw MoltError(.migration, "no context kept in begin") }
+        var owned = FetchRequest(entityName: "Record")
+        owned.predicate = ObjectPredicate(format: "owner != nil")
+        let seen = try context.count(for: owned)
+        guard seen == 0 else { throw MoltError(.migration, "\(seen) Records have an owner before the relate pass") }
     }
 }
 
@@ -109,7 +119,7 @@ struct PolicyRowsAtInsertTests {
     init() {
         CompiledPolicies.register([
             OwnRecordsTestPolicy.self, LookingTestPolicy.self, UnassociatedRecordsTestPolicy.self,
-            StoreHoldingTestPolicy.self, SourceDeletingTestPolicy.self,
+            ContextHoldingTestPolicy.self, SourceDeletingTestPolicy.self,
         ])
     }
 
@@ -177,9 +187,10 @@ struct PolicyRowsAtInsertTests {
         }
     }
 
-    @Test("a policy holding the destination store: no key is written in the pass")
-    func storeHeld() throws {
-        for report in try Self.run(policy: StoreHoldingTestPolicy.policyName) {
+    @Test("a policy that keeps the destination context and looks later sees no key; the relate pass writes them")
+    func contextHeld() throws {
+        // The policy fails the run if it sees an owner, so the comparison's success is the check.
+        for report in try Self.run(policy: ContextHoldingTestPolicy.policyName) {
             #expect(Self.planned(report) == ["owner"])
             #expect(report.linksWrittenAtInsert.isEmpty)
         }

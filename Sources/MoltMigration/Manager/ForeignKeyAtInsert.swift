@@ -34,9 +34,10 @@ import MoltStore
 /// relationship value of the pass is Core Data's default form, the step has one pass, and no
 /// mapping related before this one writes the inverse (a to-many held in the same column).
 /// The relationship's inverse must not be a to-one (a one-to-one moves its partner), and its
-/// storage keeps no order. A policy's hooks could: before a policy reads the destination store
-/// or sets a relationship there, the keys written so far are taken back
-/// (``PassState/withdrawLinksAtInsert()``), so it sees what Core Data's copy pass leaves.
+/// storage keeps no order. A policy's hooks could: policies reach the destination store only
+/// through ``DestinationCheckpoint``, which takes the keys written so far back before a policy
+/// reads the store's objects or changes their relationships, so it sees what Core Data's copy
+/// pass leaves.
 struct ForeignKeyAtInsert: Sendable {
     /// The destination relationship (a to-one of the mapping's destination entity).
     let relationship: String
@@ -67,7 +68,7 @@ final class LinksAtInsert {
     /// The link columns, in order, as the insert names them.
     let columns: [String]
     var written: [WrittenKeys]
-    /// The rows written with link values (``PassState/withdrawLinksAtInsert()`` clears them).
+    /// The rows written with link values (``DestinationCheckpoint/passed()`` clears them).
     private(set) var rows = KeyBits()
     private(set) var rowCount = 0
     /// Rows past ``KeptKeyIndex/keyLimit``, which the bits do not hold.

@@ -20,9 +20,10 @@ final class PassState {
     private(set) var passNumber = 1
     /// The manager's `passCount` (documented there).
     let passCount: Int
-    /// The manager's `source` (documented there).
+    /// The source store, opened read-only with the source model.
     let source: ObjectStore
-    /// The manager's `destination` (documented there).
+    /// The store being built, opened with the destination model. The passes' own: policies
+    /// reach it only through ``destinationCheckpoint``.
     let destination: ObjectStore
     let logger: Logger
 

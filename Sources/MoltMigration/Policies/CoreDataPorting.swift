@@ -47,12 +47,12 @@ extension MigrationManager {
     /// The object's URI, as Core Data's `objectID.uriRepresentation()` gives it:
     /// `x-coredata://<store UUID>/<Entity>/p<key>`, the store being the source store.
     public func uriRepresentation(of object: SourceObject) -> URL {
-        Self.uri(of: object.id, storeUUID: source.store.metadata.storeUUID)
+        Self.uri(of: object.id, storeUUID: state.sourceStoreUUID)
     }
 
     /// The object's URI in the new store (its UUID), as an app reads it after the migration.
     public func uriRepresentation(of object: DestinationObject) -> URL {
-        Self.uri(of: object.id, storeUUID: destination.store.metadata.storeUUID)
+        Self.uri(of: object.id, storeUUID: checkpoint.storeUUID)
     }
 
     static func uri(of id: ObjectID, storeUUID: String) -> URL {
@@ -94,33 +94,23 @@ extension SourceContext {
 
 extension DestinationContext {
     /// The destination model (Core Data's `destinationContext.persistentStoreCoordinator?.managedObjectModel`).
-    public var model: ObjectModel { state.destination.model }
+    public var model: ObjectModel { checkpoint.model }
 
     /// The destination object an `x-coredata` URI of the new store names; nil when the URI
-    /// names another store or no object there.
+    /// names another store or no object there. Only whether the object exists is read, which
+    /// shows no relationship: keys written at insert stay (see `DestinationCheckpoint`).
     public func object(forURIRepresentation uri: URL) throws -> DestinationObject? {
         guard
-            let id = MigrationManager.objectID(
-                forURI: uri, storeUUID: state.destination.store.metadata.storeUUID,
-                layout: state.destination.layout),
-            try state.destination.object(id, readingToMany: false) != nil
+            let id = MigrationManager.objectID(forURI: uri, storeUUID: checkpoint.storeUUID, layout: checkpoint.layout),
+            try checkpoint.exists(id)
         else { return nil }
         return DestinationObject(id: id)
     }
 
     /// Every object of the new store so far, made by this migration (Core Data's
     /// `registeredObjects` of the destination context, which holds every object the migration
-    /// inserted), by entity then key.
+    /// inserted), by entity then key. Their IDs only are read, which show no relationship.
     public var registeredObjects: [DestinationObject] {
-        get throws {
-            var objects: [DestinationObject] = []
-            for entity in state.destination.layout.entities where !entity.isAbstract {
-                let cursor = try state.destination.objects(of: entity.name, includingSubentities: false)
-                while let batch = try cursor.nextBatch() {
-                    objects += batch.map { DestinationObject(id: $0.id) }
-                }
-            }
-            return objects
-        }
+        get throws { try checkpoint.objectIDs().map { DestinationObject(id: $0) } }
     }
 }

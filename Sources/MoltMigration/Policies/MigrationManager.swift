@@ -5,31 +5,39 @@ public import MoltMapping
 public import MoltModel
 public import MoltStore
 
-/// What policies use to do their work, as Core Data's `NSMigrationManager`: the two stores and
-/// models, the mapping being run, making destination objects and setting their values and
-/// relationships, the association of source and destination objects, fetches, the shared
-/// `userInfo`, and cancellation.
+/// What policies use to do their work, as Core Data's `NSMigrationManager`: the two models
+/// and the contexts of the two stores (``sourceContext``, ``destinationContext``), the mapping
+/// being run, making destination objects and setting their values and relationships, the
+/// association of source and destination objects, the shared `userInfo`, and cancellation. As
+/// in Core Data, a policy gets no store itself: it reads and changes objects through the
+/// manager and the two contexts.
 ///
 /// The source store is only read. The destination store is a new file the migration fills;
 /// objects are written in batches, in transactions of their own. A manager is used from one
 /// thread; ``cancel(with:)`` may be called from any.
 ///
 /// Keys the engine writes with new rows ahead of the relate pass (``RelatePlan/foreignKeysAtInsert``)
-/// are taken back before a policy reads the destination store or sets a relationship there
-/// (``destination``, ``destinationContext``'s fetches, reads and changes, ``setRelationship(_:of:to:)``,
-/// ``createDefaultRelationships(for:)``): a policy sees objects without relationships until
-/// the relate pass, as in Core Data.
+/// are taken back before a policy reads the destination store's objects or changes their
+/// relationships (``destinationContext``'s fetches, counts, values, relationship changes and
+/// deletes, ``setRelationship(_:of:to:)``, ``createDefaultRelationships(for:)``): a policy sees
+/// objects without relationships until the relate pass, as in Core Data.
 ///
 /// The manager is the policies' view only. The run's state (the writer, the association table,
 /// compiled mappings, what the relate pass reads ahead, the SQL relate state) is the passes'
-/// own, in `Manager/PassState.swift`; every method here hands its work to it.
+/// own, in `Manager/PassState.swift`; every method here hands its work to it, and reaches the
+/// destination store only through the one checkpoint that takes those keys back
+/// (`Manager/DestinationCheckpoint.swift`).
 public final class MigrationManager {
-    /// The run's state, which the passes own.
-    let state: PassState
+    /// The run's state, which the passes own, seen without the destination store: that is
+    /// reached through `state.destinationCheckpoint` only.
+    let state: any ManagerState
 
     init(state: PassState) {
         self.state = state
     }
+
+    /// The only way to the destination store.
+    var checkpoint: DestinationCheckpoint { state.destinationCheckpoint }
 
     /// The model the source store was made with.
     public var sourceModel: ObjectModel { state.sourceModel }
@@ -48,16 +56,24 @@ public final class MigrationManager {
     /// How many passes the step has.
     public var passCount: Int { state.passCount }
 
-    /// The source store, opened read-only with the source model.
-    public var source: ObjectStore { state.source }
+    /// No longer given: a policy reads the source store through ``sourceContext`` (and
+    /// ``sourceObject(_:)``, ``forEachSourceObject(of:filter:_:)``), as Core Data's
+    /// `NSMigrationManager` offers no store either.
+    @available(
+        *, unavailable,
+        message: "Policies get no store: fetch and read through sourceContext (Core Data's spelling)"
+    )
+    public var source: ObjectStore { fatalError("unavailable") }
 
-    /// The destination store being built, opened with the destination model.
-    public var destination: ObjectStore {
-        // The policy may read it now or later: keys written with new rows ahead of the relate
-        // pass are taken back, and no more are written in this pass.
-        state.withdrawLinksAtInsertForGood()
-        return state.destination
-    }
+    /// No longer given: a policy reads and changes the new store through
+    /// ``destinationContext`` and the manager's own methods, which keep the objects as Core
+    /// Data's copy pass leaves them.
+    @available(
+        *, unavailable,
+        message:
+            "Policies get no store: fetch, read and change objects through destinationContext (Core Data's spelling)"
+    )
+    public var destination: ObjectStore { fatalError("unavailable") }
 
     /// The run's logger (its context's), for a policy's own messages.
     public var logger: Logger { state.logger }
@@ -113,15 +129,14 @@ public final class MigrationManager {
     /// none; then associates the two.
     @discardableResult
     public func createDefaultDestinationInstance(for source: SourceObject) throws -> DestinationObject {
-        try state.createDefaultDestinationInstance(for: source)
+        try checkpoint.createDefaultDestinationInstance(for: source)
     }
 
     /// Sets the relationships of a destination object the current mapping made, from the
     /// mapping's relationship values, evaluated for each source object it was made from: a
     /// to-many gets the objects of all of them (without repeats), a to-one the first found.
     public func createDefaultRelationships(for destination: DestinationObject) throws {
-        try state.withdrawLinksAtInsert()
-        try state.createDefaultRelationships(for: destination)
+        try checkpoint.passed().createDefaultRelationships(for: destination)
     }
 
     /// The source objects the current mapping made `destination` from. One a policy deleted
@@ -187,12 +202,12 @@ public final class MigrationManager {
     public func createDestinationObject(
         entity: String, attributes: [String: ExpressionValue] = [:]
     ) throws -> DestinationObject {
-        try state.createDestinationObject(entity: entity, attributes: attributes)
+        try checkpoint.insert(entity: entity, attributes: attributes)
     }
 
     /// Sets attribute values of a destination object made by this migration.
     public func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
-        try state.setAttributes(attributes, of: object)
+        try checkpoint.setAttributes(attributes, of: object)
     }
 
     /// Records that the current entity mapping made `destination` from `source`.
@@ -203,8 +218,7 @@ public final class MigrationManager {
     /// Sets a relationship of a destination object to destination objects: a to-one takes
     /// none or one, a to-many any number (in order, if ordered).
     public func setRelationship(_ name: String, of object: DestinationObject, to objects: [DestinationObject]) throws {
-        try state.withdrawLinksAtInsert()
-        try state.setRelationship(name, of: object, to: objects)
+        try checkpoint.passed().setRelationship(name, of: object, to: objects)
     }
 
     /// Sets a Transformable attribute of a destination object: `value` is turned into bytes
@@ -221,7 +235,7 @@ public final class MigrationManager {
     /// try manager.setTransformable("tags", of: note, to: TransformableValue(strings: tags.map { $0.lowercased() }))
     /// ```
     public func setTransformable(_ key: String, of object: DestinationObject, to value: TransformableValue?) throws {
-        try state.setTransformable(key, of: object, to: value)
+        try checkpoint.setTransformable(key, of: object, to: value)
     }
 
     /// The value of a Transformable attribute of a destination object, as this migration has
@@ -234,13 +248,13 @@ public final class MigrationManager {
     /// try manager.setTransformable("tags", of: note, to: TransformableValue(strings: tags))
     /// ```
     public func transformable(_ key: String, of object: DestinationObject) throws -> TransformableValue? {
-        try state.transformable(key, of: object)
+        try checkpoint.transformable(key, of: object)
     }
 
     /// The source store, for fetching (Core Data's `sourceContext`).
-    public var sourceContext: SourceContext { SourceContext(state: state) }
+    public var sourceContext: SourceContext { state.sourceContext }
 
     /// The destination store, for fetching, reading, changing and deleting objects (Core
     /// Data's `destinationContext`).
-    public var destinationContext: DestinationContext { DestinationContext(state: state) }
+    public var destinationContext: DestinationContext { DestinationContext(checkpoint: checkpoint) }
 }

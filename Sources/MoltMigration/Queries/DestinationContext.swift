@@ -22,13 +22,15 @@ public import MoltStore
 /// are taken back before a fetch, a count, a read, a relationship set or a delete, so a policy
 /// sees what Core Data's copy pass leaves: objects without relationships.
 public struct DestinationContext {
-    unowned let state: PassState
+    /// The context's only way to the new store: every method reaches it through the checkpoint,
+    /// which takes those keys back before anything that could show one (`passed()`).
+    let checkpoint: DestinationCheckpoint
 
     // MARK: Fetching
 
     /// The objects the request selects, in its order.
     public func fetch(_ request: FetchRequest) throws -> [DestinationObject] {
-        try state.withdrawLinksAtInsert()
+        let state = try checkpoint.passed()
         let query = try state.query(for: request, on: .destination)
         return try query.objectIDs(
             in: state.destination, resolver: state.freshResolver(), side: .destination,
@@ -38,16 +40,17 @@ public struct DestinationContext {
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
-        try state.withdrawLinksAtInsert()
+        let state = try checkpoint.passed()
         return try state.query(for: request, on: .destination).count(
             in: state.destination, resolver: state.freshResolver(), side: .destination,
             cache: state.queryState.destinationStatements)
     }
 
-    /// The object with `id` when it exists (it may have been deleted), else nil.
+    /// The object with `id` when it exists (it may have been deleted), else nil. Only whether
+    /// it exists is read, which shows no relationship: keys written with new rows stay until
+    /// the object's values are read.
     public func existingObject(with id: ObjectID) throws -> DestinationObject? {
-        guard state.destination.layout.entity(named: id.entity) != nil else { return nil }
-        return try state.destination.object(id) == nil ? nil : DestinationObject(id: id)
+        try checkpoint.exists(id) ? DestinationObject(id: id) : nil
     }
 
     // MARK: Inserting and deleting
@@ -58,7 +61,7 @@ public struct DestinationContext {
     public func insertNewObject(
         forEntityName entity: String, attributes: [String: any ExpressionValueConvertible] = [:]
     ) throws -> DestinationObject {
-        try state.createDestinationObject(entity: entity, attributes: attributes.mapValues(\.expressionValue))
+        try checkpoint.insert(entity: entity, attributes: attributes.mapValues(\.expressionValue))
     }
 
     /// Deletes an object, applying the model's delete rules (Core Data's `delete(_:)`; see
@@ -66,14 +69,12 @@ public struct DestinationContext {
     /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
     /// association table, so later hooks and relationship values no longer find them.
     public func delete(_ object: DestinationObject) throws {
-        try state.withdrawLinksAtInsert()
-        try state.deleteDestinationObjects([object])
+        try checkpoint.passed().deleteDestinationObjects([object])
     }
 
     /// Deletes several objects at once (a Deny relationship between two of them does not stop it).
     public func delete(_ objects: [DestinationObject]) throws {
-        try state.withdrawLinksAtInsert()
-        try state.deleteDestinationObjects(objects)
+        try checkpoint.passed().deleteDestinationObjects(objects)
     }
 
     // MARK: Reading
@@ -82,8 +83,7 @@ public struct DestinationContext {
     /// (`author.name`, `posts.@count`) reaches: Core Data's `value(forKey:)` / `value(forKeyPath:)`.
     /// A to-one gives ``/MoltMapping/ExpressionValue/object(_:)`` or `.null`, a to-many a collection.
     public func value(forKey key: String, of object: DestinationObject) throws -> ExpressionValue {
-        try state.withdrawLinksAtInsert()
-        return try state.destinationValue(key, of: object)
+        try checkpoint.passed().destinationValue(key, of: object)
     }
 
     /// An attribute's value as text, or nil.
@@ -108,9 +108,10 @@ public struct DestinationContext {
     public func setValue(
         _ value: (any ExpressionValueConvertible)?, forKey key: String, of object: DestinationObject
     ) throws {
-        let layout = try state.destination.layout.requireEntity(object.entity)
+        let layout = try checkpoint.layout.requireEntity(object.entity)
         if layout.attribute(named: key) != nil {
-            try state.setAttributes([key: value?.expressionValue ?? .null], of: object)
+            // An attribute: written, nothing read back.
+            try checkpoint.setAttributes([key: value?.expressionValue ?? .null], of: object)
             return
         }
         guard layout.relationship(named: key) != nil else {
@@ -118,7 +119,7 @@ public struct DestinationContext {
                 .migration, "the destination entity has no stored attribute or relationship \"\(key)\"",
                 entity: object.entity)
         }
-        try state.withdrawLinksAtInsert()
+        let state = try checkpoint.passed()
         let references = PassState.references(value?.expressionValue ?? .null)
         if let wrong = references.first(where: { $0.store != .destination }) {
             throw MoltError(
@@ -132,9 +133,9 @@ public struct DestinationContext {
     /// `mutableSetValue(forKey:).add(_:)` / `mutableOrderedSetValue(forKey:)`); objects it
     /// already holds stay where they are.
     public func add(_ objects: [DestinationObject], toRelationship key: String, of object: DestinationObject) throws {
-        let current = try self.objects(forKey: key, of: object)  // the keys written with rows withdrawn
+        let current = try self.objects(forKey: key, of: object)
         let held = Set(current)
-        try state.setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
+        try checkpoint.passed().setRelationship(key, of: object, to: current + objects.filter { !held.contains($0) })
     }
 
     /// Removes objects from a to-many relationship (Core Data's `mutableSetValue(forKey:).remove(_:)`).
@@ -142,7 +143,7 @@ public struct DestinationContext {
         _ objects: [DestinationObject], fromRelationship key: String, of object: DestinationObject
     ) throws {
         let removed = Set(objects)
-        try state.setRelationship(
+        try checkpoint.passed().setRelationship(
             key, of: object,
             to: try self.objects(forKey: key, of: object).filter {
                 !removed.contains($0)

@@ -1,3 +1,5 @@
+public import Foundation
+internal import MoltMapping
 internal import MoltStore
 
 /// The source store, as a policy queries it: Core Data's `manager.sourceContext`. The source
@@ -12,6 +14,11 @@ internal import MoltStore
 public struct SourceContext {
     unowned let state: PassState
 
+    /// The source store's file (Core Data's `persistentStoreCoordinator?.persistentStores.first?.url`
+    /// of the source context), for a policy that reads files an app keeps beside its store. The
+    /// store itself is not given: it is read through this context.
+    public var storeURL: URL { state.source.store.url }
+
     /// The objects the request selects, in its order (objects deleted from this context left
     /// out).
     public func fetch(_ request: FetchRequest) throws -> [SourceObject] {
@@ -25,7 +32,7 @@ public struct SourceContext {
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
         guard state.hasDeletedSources else {
-            return try state.query(for: request, on: .source).count(
+            return try query(request).count(
                 in: state.source, resolver: state.resolver, cache: state.queryState.sourceStatements)
         }
         return try objects(request).count
@@ -46,7 +53,28 @@ public struct SourceContext {
 
     /// The stored objects the request selects (deleted ones are left out as they are read).
     private func objects(_ request: FetchRequest) throws -> [StoredObject] {
-        try state.query(for: request, on: .source).objects(
-            in: state.source, resolver: state.resolver, side: .source)
+        try query(request).objects(in: state.source, resolver: state.resolver, side: .source)
+    }
+
+    /// The query of a request on the source store. A predicate may name a destination object
+    /// (`"label == %@.owner.label"` given one): evaluating it reads that object in the new
+    /// store, so the request then passes the destination checkpoint first, as the destination
+    /// context's reads do, and sees no key written with a new row.
+    private func query(_ request: FetchRequest) throws -> ObjectQuery {
+        if let predicate = request.predicate,
+            (predicate.arguments + predicate.substitutionVariables.values).contains(where: Self.namesDestinationObject)
+        {
+            _ = try state.destinationCheckpoint.passed()
+        }
+        return try state.query(for: request, on: .source)
+    }
+
+    /// Whether a predicate's value is, or holds, a destination object.
+    private static func namesDestinationObject(_ value: ExpressionValue) -> Bool {
+        switch value {
+        case .object(let reference), .composite(let reference, _): reference.store == .destination
+        case .collection(let values): values.contains(where: namesDestinationObject)
+        default: false
+        }
     }
 }

@@ -16,7 +16,13 @@ struct TransformableAttribute {
     /// The stored Transformable attribute `key` of `entity` in `store`, or an error saying why
     /// it is not one.
     init(_ key: String, entity: String, in store: ObjectStore, side: String) throws {
-        let layout = try store.layout.requireEntity(entity)
+        try self.init(key, entity: entity, in: store.layout, side: side)
+    }
+
+    /// The stored Transformable attribute `key` of `entity` in a store of `layout`, or an
+    /// error saying why it is not one.
+    init(_ key: String, entity: String, in storeLayout: StoreLayout, side: String) throws {
+        let layout = try storeLayout.requireEntity(entity)
         guard let column = layout.attribute(named: key) else {
             throw MoltError(
                 .migration, "the \(side) entity has no stored attribute \"\(key)\"", entity: entity, property: key)
