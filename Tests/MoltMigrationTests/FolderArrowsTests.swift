@@ -19,7 +19,7 @@ struct FolderArrowsTests {
     /// (`InPlace/`) whether a step can run in place; then the passes (`Passes/`); the relate
     /// pass's strategies (`Relate/`), which call the policies; the policy API (`Policies/`),
     /// with the fetch and transformable APIs below it (`Queries/`, `Transformers/`), which hand
-    /// their work to the passes' shared state (`Manager/`); that runs under the run's context
+    /// their work to the passes' shared state (`State/`); that runs under the run's context
     /// (`Run/`), beside what a run gives back (`Report/`: the report and the plan it carried
     /// out); below them what a store holds besides its objects (`Carry/`), what a mapping
     /// leaves behind (`Discards/`) and the store's files and locks (`Files/`); then the
@@ -27,7 +27,7 @@ struct FolderArrowsTests {
     /// every part uses (`Basics/`: errors, options, cancellation, the logger, progress).
     static let layers: [[String]] = [
         ["Verify"], ["Engine"], ["Plan", "Upgrade"], ["InPlace"], ["Passes"], ["Relate"], ["Policies"],
-        ["Queries", "Transformers"], ["Manager"], ["Report", "Run"], ["Carry", "Discards", "Files"],
+        ["Queries", "Transformers"], ["State"], ["Report", "Run"], ["Carry", "Discards", "Files"],
         ["Associations", "Objects"], ["Basics"],
     ]
 
@@ -47,13 +47,13 @@ struct FolderArrowsTests {
     func graphIsRead() throws {
         let graph = try FolderGraph(target: "MoltMigration").uses
         #expect(
-            graph["Queries"]?["Manager"]?.contains("DestinationContext.swift uses DestinationCheckpoint") == true)
-        #expect(graph["Passes"]?["Manager"]?.contains("CopyPass.swift uses PassState") == true)
+            graph["Queries"]?["State"]?.contains("DestinationContext.swift uses DestinationCheckpoint") == true)
+        #expect(graph["Passes"]?["State"]?.contains("CopyPass.swift uses PassState") == true)
         #expect(graph["Engine"]?["Upgrade"] != nil, "the upgrade's driver plans with the upgrade's planner")
         #expect(graph["Plan"]?["InPlace"] != nil, "the planner asks whether a step can run in place")
         #expect(graph["Relate"]?["Policies"] != nil, "object by object calls the policy")
-        #expect(graph["Policies"]?["Manager"] != nil, "the manager hands its work to the passes' state")
-        #expect(graph["Manager"]?["Run"] != nil, "the passes' state runs under the run's context")
+        #expect(graph["Policies"]?["State"] != nil, "the manager hands its work to the passes' state")
+        #expect(graph["State"]?["Run"] != nil, "the passes' state runs under the run's context")
         #expect(graph["Report"]?["Carry"] != nil, "the report accounts for a store's other contents")
         #expect(graph["Run"]?["Files"] != nil, "the run's context holds the migration lock")
         #expect(graph["Files"]?["Basics"] != nil, "the lock logs with the library's logger")

@@ -105,12 +105,12 @@ struct PolicyCheckpointTests {
 
     @Test("a read of the new store by a policy sees no key written at insert", arguments: PeekingTestPolicy.reads)
     func readSeesNoKey(read: String) throws {
-        let text = ForeignKeyAtInsertTests.mapping(
+        let text = KeyAtInsertTests.mapping(
             tagPolicy: PeekingTestPolicy.policyName, tagUserInfo: ["read": read])
         // The policy fails the run if it sees an owner, so the comparison's success is the check.
         for report in try PolicyRowsAtInsertTests.run(policy: PeekingTestPolicy.policyName, mapping: text) {
             #expect(PolicyRowsAtInsertTests.planned(report) == ["owner"], "\(read)")
-            #expect(report.linksWrittenAtInsert.isEmpty, "\(read): the keys were taken back")
+            #expect(report.keysWrittenAtInsert.isEmpty, "\(read): the keys were taken back")
         }
     }
 }

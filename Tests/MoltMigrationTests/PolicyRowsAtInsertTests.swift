@@ -111,7 +111,7 @@ final class SourceDeletingTestPolicy: EntityMigrationPolicy {
     }
 }
 
-/// Keys written with the rows a policy makes itself (``RelatePlan/foreignKeysAtInsert``): the
+/// Keys written with the rows a policy makes itself (``RelatePlan/keysAtInsert``): the
 /// store the object-by-object passes leave, in SQL and in batches, whatever the policy does
 /// with the new store, and no key a policy can see before the relate pass.
 @Suite("Keys written with the rows a policy makes")
@@ -128,23 +128,23 @@ struct PolicyRowsAtInsertTests {
     static func run(
         policy: String, records: Int = 300, tags: Int = 40, mapping text: String? = nil, inverse: Bool = true
     ) throws -> [MigrationReport] {
-        let source = try InferenceCase.model(ForeignKeyAtInsertTests.model("V1", inverse: inverse), name: "V1")
+        let source = try InferenceCase.model(KeyAtInsertTests.model("V1", inverse: inverse), name: "V1")
         let destination = try InferenceCase.model(
-            ForeignKeyAtInsertTests.model("V2", inverse: inverse), name: "V2")
+            KeyAtInsertTests.model("V2", inverse: inverse), name: "V2")
         let mapping = try MigrationFixtures.mapping(
-            text: text ?? ForeignKeyAtInsertTests.mapping(recordPolicy: policy))
+            text: text ?? KeyAtInsertTests.mapping(recordPolicy: policy))
         let folder = TemporaryDirectory("molt-policy-rows")
         let original = folder.path("Store.sqlite")
-        try ForeignKeyAtInsertTests.seed(original, model: source, records: records, tags: tags)
+        try KeyAtInsertTests.seed(original, model: source, records: records, tags: tags)
         let outcomes = try RelateRouteRuns.compare(
             original, in: folder, source: source, destination: destination, mapping: mapping, batchSize: 64,
             label: policy)
-        for outcome in outcomes { #expect(outcome.expected.linksWrittenAtInsert.isEmpty) }
+        for outcome in outcomes { #expect(outcome.expected.keysWrittenAtInsert.isEmpty) }
         return outcomes.map(\.actual)
     }
 
     static func planned(_ report: MigrationReport) -> [String] {
-        report.plan?.passes.first?.relate.first { $0.mapping == "RecordToRecord" }?.foreignKeysAtInsert ?? []
+        report.plan?.passes.first?.relate.first { $0.mapping == "RecordToRecord" }?.keysAtInsert ?? []
     }
 
     @Test("a policy's own rows get their keys, and the relate pass leaves them")
@@ -154,7 +154,7 @@ struct PolicyRowsAtInsertTests {
         #expect(reports[1].relatedInBatches.contains("RecordToRecord"))
         for report in reports {
             #expect(Self.planned(report) == ["owner"])
-            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+            #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
         }
     }
 
@@ -163,7 +163,7 @@ struct PolicyRowsAtInsertTests {
         // The policy fails the run if it sees an owner, so the comparison's success is the check.
         for report in try Self.run(policy: LookingTestPolicy.policyName) {
             #expect(Self.planned(report) == ["owner"])
-            #expect(report.linksWrittenAtInsert.isEmpty)
+            #expect(report.keysWrittenAtInsert.isEmpty)
         }
     }
 
@@ -171,7 +171,7 @@ struct PolicyRowsAtInsertTests {
     func unassociatedRows() throws {
         for report in try Self.run(policy: UnassociatedRecordsTestPolicy.policyName) {
             #expect(Self.planned(report) == ["owner"])
-            #expect(report.linksWrittenAtInsert.isEmpty)
+            #expect(report.keysWrittenAtInsert.isEmpty)
         }
     }
 
@@ -179,11 +179,11 @@ struct PolicyRowsAtInsertTests {
     func deletedSource() throws {
         // Tags first, and no inverse (a Tag's side would be related first), so the Records'
         // keys are planned.
-        let text = ForeignKeyAtInsertTests.mapping(
+        let text = KeyAtInsertTests.mapping(
             tagsFirst: true, recordPolicy: SourceDeletingTestPolicy.policyName, tagsOwned: false)
         for report in try Self.run(policy: SourceDeletingTestPolicy.policyName, mapping: text, inverse: false) {
             #expect(Self.planned(report) == ["owner"])
-            #expect(report.linksWrittenAtInsert.isEmpty)
+            #expect(report.keysWrittenAtInsert.isEmpty)
         }
     }
 
@@ -192,7 +192,7 @@ struct PolicyRowsAtInsertTests {
         // The policy fails the run if it sees an owner, so the comparison's success is the check.
         for report in try Self.run(policy: ContextHoldingTestPolicy.policyName) {
             #expect(Self.planned(report) == ["owner"])
-            #expect(report.linksWrittenAtInsert.isEmpty)
+            #expect(report.keysWrittenAtInsert.isEmpty)
         }
     }
 }

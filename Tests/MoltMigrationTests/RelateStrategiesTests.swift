@@ -1,7 +1,8 @@
 import Foundation
-@testable @_spi(RouteSwitches) import MoltMigration
 import MoltTestSupport
 import Testing
+
+@testable @_spi(RouteSwitches) import MoltMigration
 
 /// Keeps the default `createRelationships`, and overrides nothing else.
 final class KeepingDefaultsTestPolicy: EntityMigrationPolicy {
@@ -70,7 +71,8 @@ struct RelateStrategiesTests {
                 if !inBatches { #expect(plan.strategy != .inBatches && !plan.fallbacks.contains(.inBatches)) }
                 if !inSQL && !inBatches {
                     #expect(plan.strategy == .objectByObject, "\(plan)")
-                    let why = plan.reason.contains("switched off") || plan.reason.contains("overrides createRelationships")
+                    let why =
+                        plan.reason.contains("switched off") || plan.reason.contains("overrides createRelationships")
                     #expect(why, "\(plan)")
                 }
             }

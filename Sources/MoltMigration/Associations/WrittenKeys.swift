@@ -1,4 +1,4 @@
-/// The keys the copy pass wrote into one foreign-key column of new rows (``ForeignKeyAtInsert``),
+/// The keys the copy pass wrote into one foreign-key column of new rows (``KeyAtInsert``),
 /// as bits (``KeyBits``). A key the bits cannot hold (negative, or past
 /// ``KeptKeyIndex/keyLimit``) makes the set unusable, and the relate pass then writes the
 /// column itself.

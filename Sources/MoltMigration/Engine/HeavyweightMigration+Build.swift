@@ -187,7 +187,7 @@ extension HeavyweightMigration {
                 return try policy.call(selector, arguments: arguments, manager: manager)
             }
             progress.mappingPass = (index + 1, mappings.count)
-            state.planLinksAtInsert(work.pass(index).keysAtInsert)
+            state.planKeysAtInsert(work.pass(index).keysAtInsert)
             if mappings.count > 1 {
                 context.logger.info(
                     "pass \(index + 1) of \(mappings.count)",

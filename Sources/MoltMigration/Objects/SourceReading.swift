@@ -3,7 +3,7 @@ internal import MoltStore
 
 /// What a ``SourceObject`` reads through: the run's source side. The object path's state
 /// conforms (`PassState`), so objects never name the manager and the arrow between the
-/// two folders runs one way, `Manager/` → `Objects/`.
+/// two folders runs one way, `State/` → `Objects/`.
 protocol SourceReading: AnyObject {
     /// The source store, opened with the source model.
     var sourceStore: ObjectStore { get }

@@ -42,7 +42,7 @@ struct RelatePass {
             state.begin(mapping)
             state.logger.debug("relate: begin", metadata: ["molt.mapping": "\(mapping.name)"])
             // To-ones the copy pass wrote with each new row, as this pass would write them.
-            let atInsert = try state.settleLinksAtInsert(mapping)
+            let atInsert = try state.settleKeysAtInsert(mapping)
             let job = RelateJob(
                 mapping: mapping, policy: policy, manager: manager, state: state, transaction: transaction,
                 tally: tally, batchSize: batchSize, count: totals[mapping.name] ?? 0, keysAtInsert: atInsert)
@@ -73,7 +73,8 @@ struct RelatePass {
                 state.logger.debug(
                     "relate: declined",
                     metadata: [
-                        "molt.mapping": "\(name)", "molt.strategy": "\(strategy.kind.rawValue)", "molt.reason": "\(reason)",
+                        "molt.mapping": "\(name)", "molt.strategy": "\(strategy.kind.rawValue)",
+                        "molt.reason": "\(reason)",
                     ])
                 if outcome.fallbackReason == nil { outcome.fallbackReason = reason }
             }

@@ -25,7 +25,7 @@ internal import MoltStore
 ///   `createRelationships`; the others need every value in Core Data's default form.
 /// - A to-one related in batches or in SQL has its foreign key written with each new row by
 ///   the copy pass when the engine's own work could not see the row in between
-///   (``ForeignKeyAtInsert``); the keys are taken back before a policy looks at the new store,
+///   (``KeyAtInsert``); the keys are taken back before a policy looks at the new store,
 ///   and the relate pass checks them and writes the relationship itself when one does not hold.
 struct MigrationPlanner {
     let store: URL
@@ -68,7 +68,7 @@ struct MigrationPlanner {
                 pass.relate[entityMapping.name] = try RelateStrategies.chain(
                     RelateFacts(mapping: entityMapping, pass: facts, policy: policy, options: options))
             }
-            pass.keysAtInsert = ForeignKeyAtInsert.plan(
+            pass.keysAtInsert = KeyAtInsert.plan(
                 mapping, chains: pass.relate, policyTypes: policyTypes[index], facts: facts, passCount: mappings.count,
                 evaluatesEveryValue: options.evaluatesEveryValue)
             let relate = mapping.entityMappings.compactMap { entityMapping in

@@ -27,5 +27,5 @@ struct PlannedPass {
     /// How each mapping that reads source objects is related.
     var relate: [String: RelateChain] = [:]
     /// The to-one keys the copy pass writes with each new row.
-    var keysAtInsert: [String: [ForeignKeyAtInsert]] = [:]
+    var keysAtInsert: [String: [KeyAtInsert]] = [:]
 }

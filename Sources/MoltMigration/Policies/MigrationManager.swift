@@ -16,7 +16,7 @@ public import MoltStore
 /// objects are written in batches, in transactions of their own. A manager is used from one
 /// thread; ``cancel(with:)`` may be called from any.
 ///
-/// Keys the engine writes with new rows ahead of the relate pass (``RelatePlan/foreignKeysAtInsert``)
+/// Keys the engine writes with new rows ahead of the relate pass (``RelatePlan/keysAtInsert``)
 /// are taken back before a policy reads the destination store's objects or changes their
 /// relationships (``destinationContext``'s fetches, counts, values, relationship changes and
 /// deletes, ``setRelationship(_:of:to:)``, ``createDefaultRelationships(for:)``): a policy sees
@@ -24,9 +24,9 @@ public import MoltStore
 ///
 /// The manager is the policies' view only. The run's state (the writer, the association table,
 /// compiled mappings, what the relate pass reads ahead, the SQL relate state) is the passes'
-/// own, in `Manager/PassState.swift`; every method here hands its work to it, and reaches the
+/// own, in `State/PassState.swift`; every method here hands its work to it, and reaches the
 /// destination store only through the one checkpoint that takes those keys back
-/// (`Manager/DestinationCheckpoint.swift`).
+/// (`State/DestinationCheckpoint.swift`).
 public final class MigrationManager {
     /// The run's state, which the passes own, seen without the destination store: that is
     /// reached through `state.destinationCheckpoint` only.

@@ -18,7 +18,7 @@ public import MoltStore
 /// }
 /// ```
 ///
-/// Keys the engine wrote with new rows ahead of the relate pass (``RelatePlan/foreignKeysAtInsert``)
+/// Keys the engine wrote with new rows ahead of the relate pass (``RelatePlan/keysAtInsert``)
 /// are taken back before a fetch, a count, a read, a relationship set or a delete, so a policy
 /// sees what Core Data's copy pass leaves: objects without relationships.
 public struct DestinationContext {

@@ -100,7 +100,8 @@ struct RelateInBatches: RelateStrategy {
         guard facts.options.allowsRelateInBatches else {
             return .decline(
                 facts.options.allowsRelateInSQL
-                    ? "relationships in batches are switched off" : "relationships in SQL and in batches are switched off")
+                    ? "relationships in batches are switched off"
+                    : "relationships in SQL and in batches are switched off")
         }
         guard let plan = RelateInBatches(facts.mapping, facts: facts.pass) else {
             return .decline(
@@ -134,7 +135,8 @@ struct RelateInBatches: RelateStrategy {
                 relationshipsOnly: true, reads: sourceRelationships(skipping: skipped, of: compiled),
                 filled: joinTablesFilled(skipping: skipped, layout: state.destination.layout)
             ) { objects in
-                try state.relateBatchByDefault(objects, mapping: job.mapping, plan: self, skipping: skipped, each: job.step)
+                try state.relateBatchByDefault(
+                    objects, mapping: job.mapping, plan: self, skipping: skipped, each: job.step)
             }
         }
         try recordWritten(batched.subtracting(alreadyWritten), state)

@@ -91,7 +91,8 @@ struct RelateInSQL: RelateStrategy {
             return .declined("the source store is not attached to the new store's connection")
         }
         guard !state.hasDeletedSources else {
-            return .declined("a policy deleted source objects from the run's context, and SQL reads the links as stored")
+            return .declined(
+                "a policy deleted source objects from the run's context, and SQL reads the links as stored")
         }
         guard try state.runInterruptibly({ try run(state: state, skipping: job.keysAtInsert) }) else {
             return .declined(

@@ -15,7 +15,7 @@ struct RelateJob {
     /// How many destination objects the mapping made.
     let count: Int
     /// To-one relationships whose foreign keys the copy pass wrote with each new row, as the
-    /// relate pass would write them (checked: ``PassState/settleLinksAtInsert(_:)``).
+    /// relate pass would write them (checked: ``PassState/settleKeysAtInsert(_:)``).
     let keysAtInsert: Set<String>
 
     /// Every object of the mapping counted as related (by one statement or none).

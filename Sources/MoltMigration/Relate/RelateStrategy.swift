@@ -24,7 +24,7 @@ protocol RelateStrategy {
 
     /// The relationships the strategy writes as a set rather than object by object: the
     /// to-ones among them may have their keys written with each new row by the copy pass
-    /// (``ForeignKeyAtInsert``), which the strategy then checks and does not write again.
+    /// (``KeyAtInsert``), which the strategy then checks and does not write again.
     var relationshipsWrittenAsASet: Set<String> { get }
 
     /// Relates the job's mapping: every destination object counted on the job's tally, or

@@ -125,7 +125,8 @@ extension MigrationPlan: CustomStringConvertible {
                     ? ""
                     : "; \(relate.fallbacks.map(\.rawValue).joined(separator: ", then ")) when \(relate.fallsBackWhen ?? "it declines")"
                 lines.append(
-                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)\(fallback)")
+                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)\(fallback)"
+                )
             }
         }
         if !contents.isEmpty {

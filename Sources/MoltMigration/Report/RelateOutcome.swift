@@ -16,7 +16,7 @@ public struct RelateOutcome: Sendable, Hashable {
     /// Why `actual` is not `planned`; nil when it is.
     public var fallbackReason: String?
     /// To-one relationships whose foreign keys the copy pass wrote with each new row and the
-    /// relate pass found as it would have set them (``RelatePlan/foreignKeysAtInsert``).
+    /// relate pass found as it would have set them (``RelatePlan/keysAtInsert``).
     public var keysAtInsert: [String] = []
 
     public init(

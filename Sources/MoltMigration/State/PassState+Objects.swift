@@ -30,7 +30,9 @@ extension PassState {
         var failed = false
         for (position, (name, value)) in attributes.enumerated() {
             let column: Int
-            if position < copying.attributeColumns.columns.count, copying.attributeColumns.columns[position].name == name {
+            if position < copying.attributeColumns.columns.count,
+                copying.attributeColumns.columns[position].name == name
+            {
                 column = copying.attributeColumns.columns[position].column
             } else if let found = plan.columnIndex[name] {
                 column = found
@@ -55,7 +57,7 @@ extension PassState {
         // A name or value that does not fit: the failure reported is the one in column order.
         if failed { row = try Self.row(of: attributes, plan: plan, entity: entity) }
         // The current source's to-one keys, when the plan writes them with the row and the
-        // object is of the mapping's destination entity (``ForeignKeyAtInsert``).
+        // object is of the mapping's destination entity (``KeyAtInsert``).
         return DestinationObject(
             id: try insertNewObject(
                 entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: copying.sourceObject,

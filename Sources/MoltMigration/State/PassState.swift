@@ -69,8 +69,8 @@ final class PassState {
     /// (``MigrationOptions/evaluatesEveryValue``).
     var evaluatesEveryValue = false
     /// The current pass's to-one keys the copy pass writes with each new row, and the keys
-    /// written so far, by mapping name (``ForeignKeyAtInsert``).
-    var linksAtInsert: [String: LinksAtInsert] = [:]
+    /// written so far, by mapping name (``KeyAtInsert``).
+    var keysAtInsert: [String: KeysAtInsert] = [:]
 
     init(
         source: ObjectStore, destination: ObjectStore, mappingResolver: MappingResolver, passCount: Int = 1,

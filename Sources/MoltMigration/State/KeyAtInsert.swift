@@ -19,7 +19,7 @@ import MoltStore
 /// `createDestinationObject` while the copy pass hands it a source, of the mapping's
 /// destination entity, is written with the keys of that source.
 ///
-/// Before relating the mapping, the relate pass checks the guess (``PassState/settleLinksAtInsert(_:)``):
+/// Before relating the mapping, the relate pass checks the guess (``PassState/settleKeysAtInsert(_:)``):
 /// every key written must be one the target mapping made from the source object of that key
 /// (its kept-key bits, ``KeptKeyIndex``); when a policy made rows, they must be exactly the
 /// objects the mapping associated, each with the source it was made for. Then each row holds
@@ -38,7 +38,7 @@ import MoltStore
 /// through ``DestinationCheckpoint``, which takes the keys written so far back before a policy
 /// reads the store's objects or changes their relationships, so it sees what Core Data's copy
 /// pass leaves.
-struct ForeignKeyAtInsert: Sendable {
+struct KeyAtInsert: Sendable {
     /// The destination relationship (a to-one of the mapping's destination entity).
     let relationship: String
     /// The source relationship its value reads (a to-one of the mapping's source entity).
@@ -61,10 +61,10 @@ struct ForeignKeyAtInsert: Sendable {
     var columns: [String] { [column] + (entityColumn.map { [$0] } ?? []) }
 }
 
-/// One mapping's ``ForeignKeyAtInsert``s in a run: the columns its new rows fill, the keys
+/// One mapping's ``KeyAtInsert``s in a run: the columns its new rows fill, the keys
 /// written so far (one ``WrittenKeys`` per link), and the rows written with them.
-final class LinksAtInsert {
-    let links: [ForeignKeyAtInsert]
+final class KeysAtInsert {
+    let links: [KeyAtInsert]
     /// The link columns, in order, as the insert names them.
     let columns: [String]
     var written: [WrittenKeys]
@@ -82,7 +82,7 @@ final class LinksAtInsert {
     /// The insert of the owner's rows with the link columns, made on first use.
     var plan: InsertPlan?
 
-    init(_ links: [ForeignKeyAtInsert]) {
+    init(_ links: [KeyAtInsert]) {
         self.links = links
         columns = links.flatMap(\.columns)
         written = Array(repeating: WrittenKeys(), count: links.count)
@@ -134,15 +134,15 @@ final class LinksAtInsert {
 }
 
 extension PassState {
-    /// Sets the pass's links written at insert (the plan's choice for the pass).
-    func planLinksAtInsert(_ links: [String: [ForeignKeyAtInsert]]) {
-        linksAtInsert = links.mapValues(LinksAtInsert.init)
+    /// Sets the pass's keys written at insert (the plan's choice for the pass).
+    func planKeysAtInsert(_ links: [String: [KeyAtInsert]]) {
+        keysAtInsert = links.mapValues(KeysAtInsert.init)
     }
 
     /// Inserts a new object of `entity` with its row of attribute values (with `plan`, the
     /// entity's insert, when the caller has it), and, when the mapping named `mapping` writes
-    /// to-one keys with its new rows (``ForeignKeyAtInsert``), the keys worked out from
-    /// `source`, each recorded for the relate pass to check (``settleLinksAtInsert(_:)``).
+    /// to-one keys with its new rows (``KeyAtInsert``), the keys worked out from
+    /// `source`, each recorded for the relate pass to check (``settleKeysAtInsert(_:)``).
     ///
     /// `byPolicy`: a policy's own `createDestinationObject` made the object, so nothing says yet
     /// that it will be `source`'s: an object of another entity gets no key, and the relate pass
@@ -152,7 +152,7 @@ extension PassState {
         source: @autoclosure () -> SourceObject?, byPolicy: Bool
     ) throws -> ObjectID {
         let preferredKey = copying.source?.primaryKey
-        guard !linksAtInsert.isEmpty, let mapping = mapping(), let inserted = linksAtInsert[mapping], !inserted.stopped,
+        guard !keysAtInsert.isEmpty, let mapping = mapping(), let inserted = keysAtInsert[mapping], !inserted.stopped,
             !byPolicy || inserted.links.first?.owner == entity, let source = source(),
             let values = linkValues(inserted, entity: entity, source: source)
         else {
@@ -175,7 +175,7 @@ extension PassState {
 
     /// The values of the link columns for a new object of `entity` made from `source`; nil when
     /// the object is not one the plan foresaw (nothing is guessed for the mapping any more).
-    private func linkValues(_ inserted: LinksAtInsert, entity: String, source: SourceObject) -> [SQLiteValue]? {
+    private func linkValues(_ inserted: KeysAtInsert, entity: String, source: SourceObject) -> [SQLiteValue]? {
         var values: [SQLiteValue] = []
         values.reserveCapacity(inserted.columns.count)
         for (index, link) in inserted.links.enumerated() {
@@ -216,8 +216,8 @@ extension PassState {
     ///
     /// Called as the relate pass reaches the mapping: from then on the columns hold what the
     /// relate pass leaves there, so the rows are forgotten (nothing withdraws them any more).
-    func settleLinksAtInsert(_ mapping: EntityMapping) throws -> Set<String> {
-        guard let inserted = linksAtInsert.removeValue(forKey: mapping.name) else { return [] }
+    func settleKeysAtInsert(_ mapping: EntityMapping) throws -> Set<String> {
+        guard let inserted = keysAtInsert.removeValue(forKey: mapping.name) else { return [] }
         // A source object a policy deleted from the source context is no longer related to
         // any: the keys read from the rows may name it.
         let verified = !hasDeletedSources && rowsHold(inserted, mapping) ? keysHold(inserted) : []
@@ -237,7 +237,7 @@ extension PassState {
     /// sources the keys came from: always so for rows the engine made by default (each is
     /// associated with its source at once); for rows a policy made, when they are exactly the
     /// mapping's kept-key objects.
-    private func rowsHold(_ inserted: LinksAtInsert, _ mapping: EntityMapping) -> Bool {
+    private func rowsHold(_ inserted: KeysAtInsert, _ mapping: EntityMapping) -> Bool {
         guard inserted.madeByPolicy else { return true }
         guard let own = try? number(of: mapping.name),
             let kept = associations.keptIndex(of: own), let owner = inserted.links.first?.owner
@@ -246,7 +246,7 @@ extension PassState {
     }
 
     /// The links whose every key written is one the target mapping kept.
-    private func keysHold(_ inserted: LinksAtInsert) -> Set<String> {
+    private func keysHold(_ inserted: KeysAtInsert) -> Set<String> {
         var verified: Set<String> = []
         for (index, link) in inserted.links.enumerated() {
             let written = inserted.written[index]

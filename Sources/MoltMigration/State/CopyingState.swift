@@ -6,7 +6,7 @@ final class CopyingState {
     /// The source object whose destination objects are being made, if any: new objects take
     /// its primary key when that key is free.
     var source: ObjectID?
-    /// That source object, as read (its to-one keys are what ``ForeignKeyAtInsert`` writes).
+    /// That source object, as read (its to-one keys are what ``KeyAtInsert`` writes).
     var sourceObject: SourceObject?
     /// The insert plan `createDestinationObject` used last, and its entity.
     var insertPlan: (entity: String, plan: InsertPlan)?

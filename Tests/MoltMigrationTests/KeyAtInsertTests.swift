@@ -16,10 +16,10 @@ final class ObservingTestPolicy: EntityMigrationPolicy {
     override func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 }
 
-/// A to-one's foreign key written by the copy pass with each new row (``RelatePlan/foreignKeysAtInsert``)
+/// A to-one's foreign key written by the copy pass with each new row (``RelatePlan/keysAtInsert``)
 /// leaves the store the object-by-object passes leave, whether the guess holds or not.
 @Suite("Foreign keys written with the new row")
-struct ForeignKeyAtInsertTests {
+struct KeyAtInsertTests {
     init() {
         CompiledPolicies.register([ObservingTestPolicy.self])
     }
@@ -129,7 +129,7 @@ struct ForeignKeyAtInsertTests {
             try RelateInBatchesTests.compare(
                 original, in: folder, source: source, destination: destination, mapping: mapping,
                 batchSize: batchSize, label: "keys at insert"))
-        #expect(outcome.expected.linksWrittenAtInsert.isEmpty)
+        #expect(outcome.expected.keysWrittenAtInsert.isEmpty)
         return outcome.actual
     }
 
@@ -138,8 +138,8 @@ struct ForeignKeyAtInsertTests {
         for batchSize in [1, 64, 500] {
             let report = try Self.run(mapping: Self.mapping(), batchSize: batchSize)
             let planned = report.plan?.passes.first?.relate.first { $0.mapping == "RecordToRecord" }
-            #expect(planned?.foreignKeysAtInsert == ["owner"])
-            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+            #expect(planned?.keysAtInsert == ["owner"])
+            #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
             #expect(report.plan?.description.contains("owner written with each new row") == true)
         }
     }
@@ -153,38 +153,38 @@ struct ForeignKeyAtInsertTests {
         for inverse in [false, true] {
             let report = try Self.run(
                 mapping: Self.mapping(specialTags: true, tagsOwned: inverse), specialTags: true, inverse: inverse)
-            #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
-            #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+            #expect(report.plan?.passes.first?.relate.first?.keysAtInsert == ["owner"])
+            #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
         }
     }
 
     @Test("a source key that names no object: the relate pass writes the relationship itself")
     func danglingKeys() throws {
         let report = try Self.run(mapping: Self.mapping(), dangling: 5)
-        #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
-        #expect(report.linksWrittenAtInsert.isEmpty)
+        #expect(report.plan?.passes.first?.relate.first?.keysAtInsert == ["owner"])
+        #expect(report.keysWrittenAtInsert.isEmpty)
     }
 
     @Test("Tags the target mapping leaves out: the relate pass writes the relationship itself")
     func filteredTargets() throws {
         let report = try Self.run(mapping: Self.mapping(tagFilter: #"label ENDSWITH "3""#))
-        #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
-        #expect(report.linksWrittenAtInsert.isEmpty)
+        #expect(report.plan?.passes.first?.relate.first?.keysAtInsert == ["owner"])
+        #expect(report.keysWrittenAtInsert.isEmpty)
     }
 
     @Test("not planned when the inverse is related first")
     func notPlanned() throws {
         let report = try Self.run(mapping: Self.mapping(tagsFirst: true))
-        #expect(report.plan?.passes.first?.relate.allSatisfy { $0.foreignKeysAtInsert.isEmpty } == true)
-        #expect(report.linksWrittenAtInsert.isEmpty)
+        #expect(report.plan?.passes.first?.relate.allSatisfy { $0.keysAtInsert.isEmpty } == true)
+        #expect(report.keysWrittenAtInsert.isEmpty)
     }
 
     /// Policies that look at the new store are `PolicyRowsAtInsertTests`'.
     @Test("a policy overriding a hook that does not look at the new store keeps the keys")
     func policyThatDoesNotLook() throws {
         let report = try Self.run(mapping: Self.mapping(recordPolicy: ObservingTestPolicy.policyName))
-        #expect(report.plan?.passes.first?.relate.first?.foreignKeysAtInsert == ["owner"])
-        #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+        #expect(report.plan?.passes.first?.relate.first?.keysAtInsert == ["owner"])
+        #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
     }
 
     @Test("no row of the owner's table is updated when the keys hold")
@@ -203,7 +203,7 @@ struct ForeignKeyAtInsertTests {
         let report = try HeavyweightMigration(
             store: store, source: source, destination: destination, mapping: mapping, options: options
         ).run()
-        #expect(report.linksWrittenAtInsert == ["RecordToRecord.owner"])
+        #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
         let updates = statements.withLock { $0.filter { $0.hasPrefix("UPDATE \"ZRECORD\"") } }
         #expect(updates.isEmpty, "\(updates.prefix(2))")
         let inserts = statements.withLock { $0.filter { $0.hasPrefix("INSERT INTO \"ZRECORD\"") } }

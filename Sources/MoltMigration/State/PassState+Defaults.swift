@@ -63,7 +63,7 @@ extension PassState {
                 guard let value = given[index] else { continue }
                 row[columns.column[index]] = try AttributeAssignment.convert(value, to: columns.attribute[index])
             }
-            // With the to-one keys the plan writes with the row (``ForeignKeyAtInsert``).
+            // With the to-one keys the plan writes with the row (``KeyAtInsert``).
             return DestinationObject(
                 id: try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false))
         } catch var error as MoltError {

@@ -2,8 +2,8 @@ import MoltMapping
 import MoltModel
 import MoltStore
 
-/// The plan's rules for ``ForeignKeyAtInsert`` (documented there).
-extension ForeignKeyAtInsert {
+/// The plan's rules for ``KeyAtInsert`` (documented there).
+extension KeyAtInsert {
     /// For each mapping of a pass related in batches or in SQL, the to-one relationships whose
     /// keys the copy pass writes; empty when the pass does not allow it (see the type's
     /// documentation for the rules).
@@ -11,7 +11,7 @@ extension ForeignKeyAtInsert {
         _ mappingModel: MappingModel, chains: [String: RelateChain],
         policyTypes: [String: EntityMigrationPolicy.Type], facts: PassFacts, passCount: Int,
         evaluatesEveryValue: Bool
-    ) -> [String: [ForeignKeyAtInsert]] {
+    ) -> [String: [KeyAtInsert]] {
         guard passCount == 1, !evaluatesEveryValue else { return [:] }
         let mappings = mappingModel.entityMappings.filter { $0.kind.readsSource && policyTypes[$0.name] != nil }
         for mapping in mappings {
@@ -24,7 +24,7 @@ extension ForeignKeyAtInsert {
             }
             if compiled.canonicalRelationships.contains(where: { $0 == nil }) { return [:] }
         }
-        var result: [String: [ForeignKeyAtInsert]] = [:]
+        var result: [String: [KeyAtInsert]] = [:]
         for (position, mapping) in mappings.enumerated() {
             // Only a strategy that writes relationships as a set checks keys written ahead.
             guard let related = chains[mapping.name]?.planned.relationshipsWrittenAsASet, !related.isEmpty
@@ -40,14 +40,14 @@ extension ForeignKeyAtInsert {
     private static func links(
         of mapping: EntityMapping, batched: Set<String>, among mappings: [EntityMapping], earlier: [EntityMapping],
         _ facts: PassFacts
-    ) -> [ForeignKeyAtInsert] {
+    ) -> [KeyAtInsert] {
         let model = facts.destinationModel
         let compiled = facts.compiled(mapping)
         guard let sourceName = mapping.sourceEntityName, let source = facts.sourceLayout.entity(named: sourceName),
             let owner = compiled.resolved.destinationEntity,
             let ownerLayout = facts.destinationLayout.entity(named: owner.name)
         else { return [] }
-        var links: [ForeignKeyAtInsert] = []
+        var links: [KeyAtInsert] = []
         for (index, (relationship, _, _)) in compiled.relationships.enumerated() {
             guard batched.contains(relationship.name), !relationship.isToMany,
                 let value = compiled.canonicalRelationships[index], let targetName = value.entityMapping,
@@ -78,7 +78,7 @@ extension ForeignKeyAtInsert {
                 continue
             }
             links.append(
-                ForeignKeyAtInsert(
+                KeyAtInsert(
                     relationship: relationship.name, sourceRelationship: value.sourceRelationship,
                     sourceTarget: sourceTarget, targetMapping: targetNumber, targetEntity: targetEntity.name,
                     targetEntityNumber: targetLayout.number, owner: owner.name, column: column,

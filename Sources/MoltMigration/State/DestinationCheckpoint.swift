@@ -8,7 +8,7 @@ internal import MoltStore
 /// hold no `PassState` to reach it with, only this checkpoint. (`SourceContext` passes it too
 /// when a predicate names a destination object, which evaluating it reads.)
 ///
-/// Why: keys written with new rows ahead of the relate pass (``ForeignKeyAtInsert``) must be
+/// Why: keys written with new rows ahead of the relate pass (``KeyAtInsert``) must be
 /// invisible to policies. Core Data's copy pass makes objects without relationships, and a
 /// policy may look at the new store (a fetch, a count, a value, a relationship's objects, either
 /// side of it) or change it (a relationship set, a delete and its delete rules) before the
@@ -35,7 +35,7 @@ struct DestinationCheckpoint {
     /// anything that reads the new store's objects or changes their relationships. Quick when
     /// no row holds a key.
     func passed() throws -> PassState {
-        try state.withdrawLinksAtInsert()
+        try state.withdrawKeysAtInsert()
         return state
     }
 
@@ -109,8 +109,8 @@ extension PassState {
     /// Clears every key written with a new row so far, and stops writing them for the
     /// mappings that wrote some; nothing to do when no row holds a key. Only
     /// ``DestinationCheckpoint/passed()`` calls it: private to this file.
-    fileprivate func withdrawLinksAtInsert() throws {
-        for (name, inserted) in linksAtInsert where inserted.rowCount > 0 || !inserted.farRows.isEmpty {
+    fileprivate func withdrawKeysAtInsert() throws {
+        for (name, inserted) in keysAtInsert where inserted.rowCount > 0 || !inserted.farRows.isEmpty {
             guard let owner = inserted.links.first?.owner else { continue }
             logger.debug(
                 "copy: a policy looks at the new store; keys written with new rows are taken back",
