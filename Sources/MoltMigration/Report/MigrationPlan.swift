@@ -124,9 +124,9 @@ extension MigrationPlan: CustomStringConvertible {
                     relate.fallbacks.isEmpty
                     ? ""
                     : "; \(relate.fallbacks.map(\.rawValue).joined(separator: ", then ")) when \(relate.fallsBackWhen ?? "it declines")"
-                lines.append(
-                    "  \(relate.mapping): relationships \(relate.strategy.rawValue) (\(relate.reason))\(atInsert)\(fallback)"
-                )
+                let how =
+                    relate.strategy == .nothing ? "nothing to relate" : "relationships \(relate.strategy.rawValue)"
+                lines.append("  \(relate.mapping): \(how) (\(relate.reason))\(atInsert)\(fallback)")
             }
         }
         if !contents.isEmpty {
