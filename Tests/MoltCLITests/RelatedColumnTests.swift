@@ -34,8 +34,10 @@ struct RelatedColumnTests {
         let report = Self.report()
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
         let tags = MigrationReport.MappingCount(mapping: "TagToTag", sourceObjects: 2, destinationObjects: 2)
-        #expect(Migrate.related(records, report: report) == "in batches (owner with each new row)")
-        #expect(Migrate.related(tags, report: report) == "in batches")
+        #expect(
+            report.relatedSummary(pass: records.pass, mapping: records.mapping)
+                == "in batches (owner with each new row)")
+        #expect(report.relatedSummary(pass: tags.pass, mapping: tags.mapping) == "in batches")
     }
 
     @Test("in SQL too: a policy's own rows can hold their keys")
@@ -44,7 +46,8 @@ struct RelatedColumnTests {
         report.related[0].planned = .inSQL
         report.related[0].actual = .inSQL
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
-        #expect(Migrate.related(records, report: report) == "in SQL (owner with each new row)")
+        #expect(
+            report.relatedSummary(pass: records.pass, mapping: records.mapping) == "in SQL (owner with each new row)")
     }
 
     @Test("a mapping planned in SQL that fell back says how it was related; one with nothing to set says -")
@@ -56,10 +59,47 @@ struct RelatedColumnTests {
         report.related[1] = RelateOutcome(pass: 1, mapping: "TagToTag", planned: .nothing, actual: .nothing)
         let records = MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3)
         let tags = MigrationReport.MappingCount(mapping: "TagToTag", sourceObjects: 2, destinationObjects: 2)
-        #expect(Migrate.related(records, report: report) == "object by object")
-        #expect(Migrate.related(tags, report: report) == "-")
+        #expect(report.relatedSummary(pass: records.pass, mapping: records.mapping) == "object by object")
+        #expect(report.relatedSummary(pass: tags.pass, mapping: tags.mapping) == "-")
         let secondPass = MigrationReport.MappingCount(
             mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3, pass: 2)
-        #expect(Migrate.related(secondPass, report: report) == "-", "another pass's mapping of the same name")
+        #expect(
+            report.relatedSummary(pass: secondPass.pass, mapping: secondPass.mapping) == "-",
+            "another pass's mapping of the same name")
+    }
+
+    @Test("print(report) gives the summary molt migrate prints: route, mappings with RELATED, objects, discards")
+    func summary() {
+        var report = Self.report()
+        report.sourceModelName = "V1"
+        report.duration = 1.234
+        report.plan?.reason = "a policy"
+        report.route = .objects
+        report.mappings = [
+            MigrationReport.MappingCount(mapping: "RecordToRecord", sourceObjects: 3, destinationObjects: 3),
+            MigrationReport.MappingCount(mapping: "TagToTag", sourceObjects: 12, destinationObjects: 2),
+        ]
+        report.destinationCounts = ["Tag": 2, "Record": 3]
+        report.discarded = [DiscardedData(kind: .objects(entity: "Note"), count: 4, reason: "no mapping reads them")]
+        report.backup = "/tmp/Store.molt-backup.sqlite"
+        #expect(
+            report.summaryLines == [
+                "Migrated from V1 in 1.23 s.",
+                "Route: object by object (a policy).",
+                "Entity mappings:",
+                "  MAPPING         READ  MADE  RELATED",
+                "  RecordToRecord  3     3     in batches (owner with each new row)",
+                "  TagToTag        12    2     in batches",
+                "Objects in the new store:",
+                "  ENTITY  OBJECTS",
+                "  Record  3",
+                "  Tag     2",
+                "Discarded:",
+                "  4 Note objects: no mapping reads them",
+                "The old store is kept as /tmp/Store.molt-backup.sqlite",
+            ], "\(report.summaryLines)")
+        #expect("\(report)" == report.summaryLines.joined(separator: "\n"))
+        report.alreadyMigrated = true
+        #expect("\(report)" == "The store was already at the destination version: nothing to migrate.")
     }
 }

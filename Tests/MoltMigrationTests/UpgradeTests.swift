@@ -93,6 +93,17 @@ struct UpgradeTests {
         #expect(report.steps.map { $0.step.mappingFile?.name } == [nil, "2-3.xml", nil])
         #expect(report.storeVersion == "V1" && report.destination == "V4")
         #expect(events.calls == ["step 1/3", "step 2/3", "step 3/3"])
+        // print(report): the versions, then a row per step, as `molt upgrade` prints them.
+        let summary = report.summaryLines
+        #expect(summary.first?.hasPrefix("Upgraded from V1 to V4 in 3 steps (") == true, "\(summary)")
+        #expect(
+            summary.dropFirst().first?.split(separator: " ") == [
+                "STEP", "FROM", "TO", "KIND", "MAPPING", "HOW", "SECONDS",
+            ])
+        #expect(
+            summary.contains { $0.contains("V2") && $0.contains("2-3.xml") && $0.contains("heavyweight") }, "\(summary)"
+        )
+        #expect("\(report)" == summary.joined(separator: "\n"))
         #expect(try UpgradeFixtures.dump(setup.store, version: "V4", versions: setup.versions) == setup.expected)
         let after = try metadata(setup.store)
         #expect(after.entityVersionHashes == setup.versions.schema(named: "V4")!.hashes)
@@ -105,6 +116,7 @@ struct UpgradeTests {
         let bytes = try Data(contentsOf: setup.store)
         let again = try self.upgrade(setup).run()
         #expect(again.wasUpToDate)
+        #expect("\(again)" == "The store is at V4: nothing to upgrade.")
         #expect(try Data(contentsOf: setup.store) == bytes)
     }
 

@@ -127,19 +127,6 @@ struct Migrate: ParsableCommand {
         }
     }
 
-    /// How a mapping's relationships were set (``RelateOutcome``): as planned, or as the relate
-    /// pass fell back; "-" when there was nothing to set.
-    static func related(_ count: MigrationReport.MappingCount, report: MigrationReport) -> String {
-        guard let outcome = report.related.first(where: { $0.pass == count.pass && $0.mapping == count.mapping }),
-            outcome.actual != .nothing
-        else { return "-" }
-        // To-ones whose keys went in with each new row, kept by the SQL and batch routes.
-        let withRows =
-            outcome.keysAtInsert.isEmpty || outcome.actual == .objectByObject
-            ? "" : " (\(outcome.keysAtInsert.joined(separator: ", ")) with each new row)"
-        return outcome.actual.rawValue + withRows
-    }
-
     /// `--plan`: the plan, as text or JSON.
     func printPlan(_ plan: MigrationPlan?, source: String?, destination: String?) throws {
         if runOptions.json {
@@ -189,16 +176,7 @@ struct Migrate: ParsableCommand {
             )
         }
         Output.line("Entity mappings:")
-        let related = report.plan?.route == .objects
-        let head = (report.passes > 1 ? ["PASS"] : []) + ["MAPPING", "READ", "MADE"] + (related ? ["RELATED"] : [])
-        Output.table(
-            [head]
-                + report.mappings.map { count in
-                    (report.passes > 1 ? [String(count.pass)] : [])
-                        + [count.mapping, String(count.sourceObjects), String(count.destinationObjects)]
-                        + (related ? [Self.related(count, report: report)] : [])
-                }
-        ).forEach { Output.line($0) }
+        report.mappingTable.forEach { Output.line($0) }
         if report.deletedObjects > 0 {
             Output.line(
                 "Policies deleted \(report.deletedObjects) destination object\(report.deletedObjects == 1 ? "" : "s") (delete rules applied)."

@@ -156,19 +156,7 @@ struct Upgrade: ParsableCommand {
             report.dryRun
                 ? "Dry run: \(store) would go from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s); the store was not changed."
                 : "Upgraded \(store) from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s).")
-        Output.table(
-            [["STEP", "FROM", "TO", "KIND", "MAPPING", "HOW", "SECONDS"]]
-                + report.steps.enumerated().map { offset, entry in
-                    [
-                        String(offset + 1), entry.step.sourceModel.name ?? entry.step.from.name,
-                        entry.step.destinationModel.name ?? entry.step.to.name, entry.step.kind.rawValue,
-                        entry.step.mappingFiles.isEmpty
-                            ? "inferred" : entry.step.mappingFiles.map(\.name).joined(separator: " + "),
-                        entry.migration.plan?.route.rawValue ?? (entry.inPlace ? "in place" : "copied"),
-                        String(format: "%.2f", entry.duration),
-                    ]
-                }
-        ).forEach { Output.line($0) }
+        report.stepTable.forEach { Output.line($0) }
         for (offset, entry) in report.steps.enumerated()
         where !entry.migration.discarded.isEmpty || !entry.migration.contents.isEmpty {
             Output.line("Step \(offset + 1):")

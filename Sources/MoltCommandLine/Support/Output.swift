@@ -40,17 +40,7 @@ enum Output {
 
     /// Text as a left-aligned table with two spaces between columns.
     static func table(_ rows: [[String]], indent: String = "  ") -> [String] {
-        guard let width = rows.map(\.count).max() else { return [] }
-        var widths = Array(repeating: 0, count: width)
-        for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return rows.map { row in
-            indent
-                + row.enumerated().map { column, cell in
-                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }.joined(separator: "  ")
-        }
+        TextTable.lines(rows, indent: indent)
     }
 
     /// What a migration did not carry into the new version, one line each: what is certainly

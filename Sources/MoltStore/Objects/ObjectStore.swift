@@ -169,6 +169,10 @@ public final class ObjectStore {
     // MARK: Writing
 
     /// Runs `body` with a writer in one transaction: all of its changes are saved, or none.
+    ///
+    /// The writer checks each value's type and keeps both sides of every relationship; the
+    /// model's rules about whole objects (required values, ranges, relationship counts,
+    /// uniqueness constraints), which Core Data checks when it saves, are ``validate()``'s.
     @discardableResult
     public func write<T>(_ body: (ObjectWriter) throws -> T) throws -> T {
         guard !store.isReadOnly else {
