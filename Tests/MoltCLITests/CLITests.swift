@@ -244,7 +244,7 @@ struct CLITests {
         #expect(run.stdout.contains("Migrated \(store.path) from Blog to Blog 2"))
         #expect(run.stdout.range(of: #"CommentToComment\s+4\s+4"#, options: .regularExpression) != nil)
         #expect(run.stdout.contains("The old store is kept as"))
-        #expect(run.stderr.contains("molt: 100% validate"), "progress lines when asked for, even when piped")
+        #expect(run.stderr.contains("molt: 100% overall · validate"), "progress lines when asked for, even when piped")
         let dump = try Tool.run(["dump", store.path, "--model", bundle, "--json"])
         #expect(
             dump.stdout

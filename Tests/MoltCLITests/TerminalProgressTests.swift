@@ -36,6 +36,25 @@ struct TerminalProgressTests {
         #expect(screen.lines.contains { $0.hasPrefix("Upgraded \(store.path)") }, "\(screen.lines)")
         #expect(!screen.lines.contains { $0.contains("[#") }, "no bar is left on the screen: \(screen.lines)")
     }
+
+    @Test("create draws the same bar over a seed's import and erases it before its summary")
+    func createSummaryStartsItsLine() throws {
+        let model = try folder.write(
+            ModelXML.document(
+                #"<entity name="Note" representedClassName="Note"><attribute name="text" attributeType="String"/></entity>"#
+            ), to: "Notes.xcdatamodel/contents")
+        let notes = (0..<3000).map { #"{"text":"note \#($0)"}"# }.joined(separator: ",")
+        let seed = try folder.write(
+            #"{"format":"molt-objects","version":1,"entities":{"Note":[\#(notes)]}}"#, to: "seed.json")
+        let store = folder.path("Notes.sqlite").path
+        let screen = try TerminalTranscript.run([
+            Tool.executable.path, "create", store, "--model", model.deletingLastPathComponent().path, "--seed",
+            seed.path,
+        ])
+        #expect(screen.raw.contains("% overall · insert"), "a bar was drawn: \(screen.raw.debugDescription)")
+        #expect(screen.lines.contains { $0.hasPrefix("Created \(store) for model") }, "\(screen.lines)")
+        #expect(!screen.lines.contains { $0.contains("[#") }, "no bar is left on the screen: \(screen.lines)")
+    }
 }
 
 /// What a command left on a terminal: `script` runs it on a pseudo-terminal; each line of the

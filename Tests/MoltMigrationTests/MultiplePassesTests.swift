@@ -132,7 +132,7 @@ struct MultiplePassesTests {
         #expect(seen.reports.contains { $0.pass == .copy && $0.mappingPass == 2 && $0.mappingPasses == 2 })
         let relateOfFirst = try #require(seen.reports.last { $0.pass == .relate && $0.mappingPass == 1 })
         #expect(abs(relateOfFirst.fraction - 0.4) < 1e-9, "copy 1, relate 1, copy 2, relate 2, validate")
-        #expect(relateOfFirst.description.hasPrefix("40% relate (pass 1 of 2)"), "\(relateOfFirst)")
+        #expect(relateOfFirst.description.hasPrefix("40% overall · relate (pass 1 of 2)"), "\(relateOfFirst)")
     }
 
     @Test("a failure in pass 2 leaves the store as it was, with nothing beside it")

@@ -42,6 +42,33 @@ struct StoreFileTests {
         #expect(try TestStores.files(in: folder) == ["blog.sqlite"], "a read-only look leaves nothing behind")
     }
 
+    @Test("a creation cancelled (checkCancelled throws) leaves no store and no temporary file")
+    func cancelledCreation() throws {
+        let folder = TemporaryDirectory()
+        var options = StoreCreationOptions()
+        options.checkCancelled = { throw MoltError(.migrationCancelled, "stopped") }
+        let error = #expect(throws: MoltError.self) {
+            _ = try ObjectStore.create(
+                at: folder.path("blog.sqlite"), model: try TestStores.blogModel(), options: options)
+        }
+        #expect(error?.code == .migrationCancelled)
+        #expect(try TestStores.files(in: folder) == [])
+    }
+
+    @Test("a creation's leftovers are told by the store's exact name and a UUID")
+    func leftoverNames() {
+        let uuid = UUID().uuidString
+        #expect(CreationLeftovers.temporaryFile(".A.sqlite.molt-\(uuid).creating", of: "A.sqlite") != nil)
+        #expect(
+            CreationLeftovers.temporaryFile(".A.sqlite.molt-\(uuid).creating-wal", of: "A.sqlite")
+                == ".A.sqlite.molt-\(uuid).creating")
+        #expect(CreationLeftovers.temporaryFile(".A.sqlite.molt-\(uuid).creating", of: "B.sqlite") == nil)
+        #expect(CreationLeftovers.temporaryFile(".AA.sqlite.molt-\(uuid).creating", of: "A.sqlite") == nil)
+        #expect(CreationLeftovers.temporaryFile(".A.sqlite.molt-\(uuid.lowercased()).creating", of: "A.sqlite") == nil)
+        #expect(CreationLeftovers.temporaryFile(".A.sqlite.molt-\(uuid).creating-other", of: "A.sqlite") == nil)
+        #expect(CreationLeftovers.temporaryFile("A.sqlite", of: "A.sqlite") == nil)
+    }
+
     @Test("creating over an existing file fails and leaves it untouched")
     func noOverwrite() throws {
         let folder = TemporaryDirectory()

@@ -178,7 +178,6 @@ final class StepPrinter: @unchecked Sendable {
     /// Whether steps are announced on standard output (not when it carries JSON).
     let printsSteps: Bool
     private let lock = NSLock()
-    private var lastPercent = -1
 
     init(display: ProgressDisplay, printsSteps: Bool = true) {
         self.display = display
@@ -188,17 +187,11 @@ final class StepPrinter: @unchecked Sendable {
     func show(_ progress: UpgradeProgress) {
         switch progress.event {
         case .migrating(let migration):
-            if display.isTerminal {
-                display.show(migration)
-            } else if display.lines {
-                // A line every 5% of the whole upgrade: "molt: 40% step 2/3: relate NoteToNote 4/10".
-                let percent = Int(progress.fraction * 100)
-                lock.lock()
-                let due = percent / 5 != lastPercent / 5
-                if due { lastPercent = percent }
-                lock.unlock()
-                if due { Output.note("\(progress)") }
-            }
+            // The whole upgrade's fraction, as the lines give it: "molt:  40% overall · step
+            // 2/3: relate NoteToNote 4/10".
+            display.show(
+                fraction: progress.fraction,
+                activity: "step \(progress.stepNumber)/\(progress.stepCount): \(migration.activity)")
         case .stepStarted:
             line("Step \(progress.stepNumber) of \(progress.stepCount): \(progress.step.map(\.description) ?? "")")
         case .handlerFinished(let stage, let phase):

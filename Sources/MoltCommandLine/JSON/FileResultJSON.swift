@@ -19,12 +19,18 @@ struct CreateJSON: Encodable {
 /// `molt recover --json`.
 struct RecoverJSON: Encodable {
     let store: String
-    /// `nothingToDo`, `finishedSwap` (the migrated store is in place) or
-    /// `removedUnfinishedMigration` (the store is as it was).
+    /// `nothingToDo`, `finishedSwap` (the migrated store is in place),
+    /// `removedUnfinishedMigration` (the store is as it was) or `removedCreationLeftovers` (no
+    /// store: only an interrupted create's files were there, now removed) or `creationRunning`
+    /// (no store: a `molt create` of it is still running, its files left alone).
     let outcome: String
     /// Bytes of committed transactions left in the store's `-wal` that recovery could not
     /// move into the store file (not writable by this user); absent when there are none.
     let pendingLogBytes: Int64?
+    /// The files an interrupted `molt create` left beside the store, removed (paths).
+    let removedCreationFiles: [String]
+    /// The temporary files of `molt create` runs still going on, left alone (paths).
+    let runningCreations: [String]
 }
 
 /// `molt stamp-mapping --json`.

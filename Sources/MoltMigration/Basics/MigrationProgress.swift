@@ -1,7 +1,9 @@
 import MoltCore
 
 /// How far a migration has come: the pass, the entity mapping being run, the objects done and
-/// to do in this step, and the fraction of the whole migration.
+/// to do in this pass, and the fraction of the whole migration. The two measures differ (the
+/// count starts again at each pass, the fraction does not), so a line shows the fraction as
+/// the overall percentage and the count after the pass it belongs to (``description``).
 ///
 /// A heavyweight migration has three passes (copy, relate, validate); an in-place one has two
 /// (alter: its tables one by one, then validate). Passes weigh the same; within a pass, each
@@ -77,8 +79,9 @@ public struct MigrationProgress: Sendable, Hashable, CustomStringConvertible {
         return "\(pass.rawValue)\(of)\(on) \(completed)/\(total)"
     }
 
-    /// `40% relate NoteToNote 4/10`.
+    /// `40% overall · relate NoteToNote 4/10`: the percentage is the whole migration's, the
+    /// count this pass's (it starts again at each pass), so the two are labelled apart.
     public var description: String {
-        "\(Int((fraction * 100).rounded()))% \(activity)"
+        "\(Int((fraction * 100).rounded()))% overall · \(activity)"
     }
 }

@@ -28,7 +28,7 @@ internal import MoltStore
 ///     mappingFiles: try UpgradeMappingFile.readFolder(mappingsURL),
 ///     order: .automatic,
 ///     stages: [UpgradeStage(from: "Model 2", to: "Model 3", didMigrate: { context in /* … */ })])
-/// upgrade.progress = { print($0) }                    // 40% step 2/3: copy NoteToNote 10/50
+/// upgrade.progress = { print($0) }                    // 40% overall · step 2/3: copy NoteToNote 10/50
 /// print(try upgrade.plan())
 /// let report = try upgrade.run()
 /// ```

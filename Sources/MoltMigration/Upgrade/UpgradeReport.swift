@@ -32,7 +32,7 @@ public struct UpgradeProgress: Sendable, CustomStringConvertible {
     public var stepNumber: Int { (stepIndex ?? -1) + 1 }
 
     public var description: String {
-        let percent = "\(Int((fraction * 100).rounded()))%"
+        let percent = "\(Int((fraction * 100).rounded()))% overall ·"
         let prefix = "\(percent) step \(stepNumber)/\(stepCount)"
         switch event {
         case .stepStarted: return "\(prefix) \(step.map(\.description) ?? "")"

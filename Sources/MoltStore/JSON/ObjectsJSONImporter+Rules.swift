@@ -5,9 +5,17 @@ extension ImportRun {
     /// Runs the validate pass's checks (``StoreValidation``) over the objects just inserted and
     /// throws the first failure in file order, naming the seed's line, the object's `@id`, the
     /// property and the rule; every failure is listed in the error's details.
-    func checkRules() throws {
+    mutating func checkRules() throws {
         var validation = StoreValidation(connection: writer.connection, layout: writer.layout, batchSize: 500)
-        try validation.checkObjects(checkCancelled: {}, progress: { _, _ in })
+        // The validation counts the objects of each entity checked, as the insert pass did.
+        let total = objects.count
+        var ticker = self.ticker
+        try ticker.tick(.check, 0, total)
+        try validation.checkObjects(
+            checkCancelled: { try ticker.checkCancelled?() },
+            progress: { _, done in ticker.report(.check, done, total) })
+        try ticker.tick(.check, total, total)
+        self.ticker = ticker
         guard validation.failureCount > 0 else { return }
         var indexByID: [ObjectID: Int] = [:]
         for (index, object) in objects.enumerated() {

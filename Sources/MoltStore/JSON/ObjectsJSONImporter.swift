@@ -19,14 +19,23 @@ internal import MoltModel
 /// seed that breaks them is refused, naming the object, rather than making a store that
 /// only a later migration would find fault with.
 public struct ObjectsJSONImporter {
+    /// Called with the import's progress, on the importing thread.
+    public var progress: ((SeedProgress) -> Void)?
+    /// Called every few hundred objects and between passes: throwing (a cancellation, say)
+    /// stops the import with that error. The store being made is then not made.
+    public var checkCancelled: (() throws -> Void)?
+
     public init() {}
 
     /// Inserts the objects of the seed `data` (named `file` in errors) with `writer`, and
     /// returns how many objects of each entity were inserted.
     @discardableResult
     public func importObjects(from data: Data, file: String, into writer: ObjectWriter) throws -> [String: Int] {
-        var run = ImportRun(file: file, writer: writer)
+        var run = ImportRun(
+            file: file, writer: writer, ticker: SeedTicker(progress: progress, checkCancelled: checkCancelled))
+        try run.ticker.tick(.read, 0, 1)
         try run.readDocument(try JSONParser().parse(data, file: file))
+        try run.ticker.tick(.read, 1, 1)
         try run.insertObjects()
         try run.setRelationships(toMany: false)
         try run.setRelationships(toMany: true)
@@ -52,10 +61,12 @@ struct ImportRun {
     var objects: [SeedObject] = []
     var idsByLocal: [String: Int] = [:]
     var counts: [String: Int] = [:]
+    var ticker: SeedTicker
 
-    init(file: String, writer: ObjectWriter) {
+    init(file: String, writer: ObjectWriter, ticker: SeedTicker = SeedTicker(progress: nil, checkCancelled: nil)) {
         self.file = file
         self.writer = writer
+        self.ticker = ticker
     }
 
     func error(_ message: String, line: Int, entity: String? = nil, property: String? = nil) -> MoltError {
@@ -178,7 +189,8 @@ struct ImportRun {
         let fixedFirst =
             objects.indices.filter { fixedKey(objects[$0]) != nil }
             + objects.indices.filter { fixedKey(objects[$0]) == nil }
-        for index in fixedFirst {
+        for (done, index) in fixedFirst.enumerated() {
+            try ticker.tick(.insert, done, fixedFirst.count)
             let object = objects[index]
             var values: [String: AttributeValue] = [:]
             for column in object.entity.attributes {
@@ -214,6 +226,7 @@ struct ImportRun {
             }
             counts[object.entity.name, default: 0] += 1
         }
+        try ticker.tick(.insert, fixedFirst.count, fixedFirst.count)
     }
 
     // MARK: Relationships
@@ -248,8 +261,13 @@ struct ImportRun {
         return .toOne(try resolve(node, from: object, relationship: name))
     }
 
-    func setRelationships(toMany: Bool) throws {
+    /// Sets the to-ones (`toMany` false) or the to-manys of every object: the relate pass's
+    /// first and second half.
+    mutating func setRelationships(toMany: Bool) throws {
+        let total = objects.count * 2
+        let start = toMany ? objects.count : 0
         for (index, object) in objects.enumerated() {
+            try ticker.tick(.relate, start + index, total)
             for link in object.entity.relationships where link.relationship.isToMany == toMany {
                 guard let node = object.members[link.relationship.name] else { continue }
                 let value = try relationshipValue(node, of: object, link: link)
@@ -262,6 +280,7 @@ struct ImportRun {
                 }
             }
         }
+        try ticker.tick(.relate, start + objects.count, total)
     }
 
     /// The seed's own @ids for `ids`, for messages.
@@ -274,8 +293,9 @@ struct ImportRun {
 
     /// Reads back every relationship the seed gave and checks it holds what the seed said;
     /// a difference means the seed's two sides of a relationship disagree.
-    func verifyRelationships() throws {
+    mutating func verifyRelationships() throws {
         for (index, object) in objects.enumerated() {
+            try ticker.tick(.verify, index, objects.count)
             let given = object.entity.relationships.filter { object.members[$0.relationship.name] != nil }
             guard !given.isEmpty, let stored = try writer.object(object.id!) else { continue }
             for link in given {
@@ -300,5 +320,6 @@ struct ImportRun {
                 }
             }
         }
+        try ticker.tick(.verify, objects.count, objects.count)
     }
 }

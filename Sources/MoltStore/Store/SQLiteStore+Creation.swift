@@ -22,6 +22,11 @@ public struct StoreCreationOptions: Sendable {
     /// `.<Name>_SUPPORT/_EXTERNAL_DATA`.
     public var externalData: ExternalDataFolder? = nil
     public var logger: Logger? = nil
+    /// Called once the objects are written, before the store is committed: throwing (a
+    /// cancellation, say) stops the creation, and the temporary file is removed. Once committed,
+    /// the store is moved into place. A populate closure that runs long checks its own way
+    /// (``ObjectsJSONImporter/checkCancelled``).
+    public var checkCancelled: (@Sendable () throws -> Void)? = nil
 
     public init() {}
 }
@@ -31,8 +36,10 @@ extension SQLiteStore {
     /// then moves it into place.
     ///
     /// The store is built in a temporary file beside `url` in one transaction, switched to WAL
-    /// mode, closed (so no `-wal` is left), synced, and renamed to `url`. If anything fails, the
-    /// temporary file is removed and nothing appears at `url`. An existing file at `url` is an
+    /// mode, closed (so no `-wal` is left), synced, and renamed to `url`. If anything fails or
+    /// ``StoreCreationOptions/checkCancelled`` throws, the temporary file and its companions are
+    /// removed and nothing appears at `url`. The file is locked while this runs, so that
+    /// ``CreationLeftovers`` removes it only after a process killed outright (SIGKILL). An existing file at `url` is an
     /// error (516); Molt never overwrites a store here.
     public static func create(
         at url: URL, layout: StoreLayout, options: StoreCreationOptions = StoreCreationOptions(),
@@ -50,12 +57,13 @@ extension SQLiteStore {
             throw MoltError(
                 .fileWriteUnknown, "the folder does not exist", location: SourceLocation(file: folder.path))
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).molt-\(UUID().uuidString).creating")
+        let creating = try CreatingFile.make(beside: url)
+        // Removed (when not moved into place) before its lock is released: see CreatingFile.
         defer {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                try? manager.removeItem(atPath: temporary.path + suffix)
-            }
+            creating.remove()
+            creating.release()
         }
+        let temporary = creating.url
         let path = temporary.path
         let externalData = options.externalData ?? ExternalDataFolder(store: url)
         let mark = externalData.writtenCount
@@ -71,6 +79,7 @@ extension SQLiteStore {
                     connection: connection, layout: layout, path: url.path, externalData: externalData)
                 try populate(writer)
                 try writer.finish()
+                try options.checkCancelled?()
             }
             try externalData.sync()
             externalData.removeRetired()
