@@ -46,7 +46,10 @@ struct Upgrade: ParsableCommand {
             it (already at the destination: nothing to do). --plan takes no lock and says when \
             another migration is running.
 
-            --plan prints the steps and changes nothing. Each step is complete or not done, so \
+            --plan prints the steps, one line each (versions, kind, mapping files, route, \
+            stage, what the step discards), and changes nothing; with --verbose, each step's \
+            route and its reason, each pass, each mapping's relate strategy and why each \
+            discard. Each step is complete or not done, so \
             after a crash or Ctrl-C, running the command again continues from the version the \
             store is at.
 
@@ -63,7 +66,10 @@ struct Upgrade: ParsableCommand {
 
     @OptionGroup var source: UpgradeSourceOptions
 
-    @Flag(help: "Print the steps the upgrade would take, and change nothing.")
+    @Flag(
+        help:
+            "Print the steps the upgrade would take, a line each (each route's reason and relate strategies with --verbose), and change nothing."
+    )
     var plan = false
 
     @Flag(
@@ -100,7 +106,7 @@ struct Upgrade: ParsableCommand {
                 if runOptions.json {
                     try Output.json(PlanJSON(planned))
                 } else {
-                    planned.lines.forEach { Output.line($0) }
+                    printPlan(planned)
                 }
                 return
             }
@@ -114,6 +120,19 @@ struct Upgrade: ParsableCommand {
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try perform(upgrade, context: context)
             }
+        }
+    }
+
+    /// One line a step, so that the shape of a long upgrade shows at a glance; each step's
+    /// route reason and every mapping's relate strategy with --verbose.
+    func printPlan(_ planned: UpgradePlan) {
+        guard !global.verbose else {
+            planned.lines.forEach { Output.line($0) }
+            return
+        }
+        planned.summaryLines.forEach { Output.line($0) }
+        if planned.steps.contains(where: { $0.plan != nil || !$0.discards.isEmpty }) {
+            Output.line("--verbose adds each route's reason, each mapping's relate strategy and why each discard.")
         }
     }
 
