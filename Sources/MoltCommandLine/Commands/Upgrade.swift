@@ -58,7 +58,8 @@ struct Upgrade: ParsableCommand {
             than the destination (134530); 65 a mapping file with errors, an ambiguous or \
             unknown order, a failed migration; 66 a missing file; 74 I/O or SQLite errors; 75 \
             another migration of the store is running (134090); 130 cancelled (completed steps \
-            stay done).
+            stay done). A cancelled or failed upgrade names the version the store is at \
+            ("the store is at: …"; storeVersion in --json's error).
             """)
 
     @Argument(help: "The store to upgrade.")

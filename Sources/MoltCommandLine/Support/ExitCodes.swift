@@ -78,7 +78,8 @@ enum ExitCodes {
             errors: [.fileReadNoPermission, .fileWriteNoPermission]),
         Kind(
             exit: cancelled,
-            meaning: "cancelled by Ctrl-C (SIGTERM gives 143, SIGHUP 129); the store is unchanged",
+            meaning:
+                "cancelled by Ctrl-C (SIGTERM gives 143, SIGHUP 129); migrate leaves the store unchanged, upgrade keeps each finished step (the store is at the last finished step's version, which the error names)",
             errors: [.migrationCancelled]),
     ]
 
