@@ -103,8 +103,10 @@ struct CLITests {
         let all = try Tool.run([
             "hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--all-versions", "--json",
         ])
-        let versions = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
+        let object = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any]
+        let versions = object?["versions"] as? [[String: Any]]
         #expect(versions?.map { $0["version"] as? String } == ["TestModel", "TestModel 2"])
+        #expect(object?["model"] as? String == Fixtures.real("coredatastack/Sample.xcdatamodeld").path)
     }
 
     @Test("check-model lists every problem with file and line and exits with 1")
