@@ -103,8 +103,10 @@ struct CLITests {
         let all = try Tool.run([
             "hash", Fixtures.real("coredatastack/Sample.xcdatamodeld").path, "--all-versions", "--json",
         ])
-        let versions = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
+        let object = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any]
+        let versions = object?["versions"] as? [[String: Any]]
         #expect(versions?.map { $0["version"] as? String } == ["TestModel", "TestModel 2"])
+        #expect(object?["model"] as? String == Fixtures.real("coredatastack/Sample.xcdatamodeld").path)
     }
 
     @Test("check-model lists every problem with file and line and exits with 1")
@@ -143,8 +145,8 @@ struct CLITests {
                 "the inverse relationship \"nope\" does not exist on B"
             ),
             (
-                ["migrate", "EXISTS", "--from", "BUNDLE", "--to", "BUNDLE", "--mapping", "CONTACTS_MAPPING"], 66,
-                "the mapping CONTACTS_MAPPING maps \"Contacts\" to \"Contacts 2\", but the bundle has no version \"Contacts 2\": the mapping seems to be for another model"
+                ["migrate", "EXISTS", "--from", "BUNDLE", "--to", "BUNDLE", "--mapping", "CONTACTS_MAPPING"], 3,
+                "the mapping CONTACTS_MAPPING is for other versions: it maps \"Contacts\" to \"Contacts 2\", and the bundle has no version \"Contacts 2\" (its versions: Blog, Blog 2)\n  what to do: Give the mapping file made for this bundle's versions."
             ),
             (["frobnicate"], 64, "Unexpected argument"),
             (["dump", "x.sqlite"], 64, "--model"),

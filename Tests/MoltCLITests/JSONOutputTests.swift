@@ -120,6 +120,18 @@ struct JSONOutputTests {
         #expect(stamped["file"] as? String == mapping.path && (stamped["entityMappings"] as? Int ?? 0) > 0)
     }
 
+    @Test("hash: one object, the model and each version's hashes and digest (not a bare array)")
+    func hash() throws {
+        let one = try json(["hash", bundle])
+        #expect(one["model"] as? String == bundle)
+        let versions = try #require(one["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["version"] as? String } == ["Blog 2"], "the current version")
+        #expect((versions.first?["entities"] as? [String: String])?["Author"]?.count == 64)
+        #expect((versions.first?["digest"] as? String)?.isEmpty == false)
+        let all = try json(["hash", bundle, "--all-versions"])
+        #expect((all["versions"] as? [[String: Any]])?.map { $0["version"] as? String } == ["Blog", "Blog 2"])
+    }
+
     @Test("an error is a JSON object with Core Data's code, its name and the exit code")
     func error() throws {
         let contacts = Fixtures.package("MappingModels/Examples/Contacts.xcdatamodeld").path

@@ -128,7 +128,15 @@ struct PassesCommandTests {
         let order = mappings.appendingPathComponent("versions.txt")
         try "# passes only; the names order the versions\npasses: b-users.xml, a-authors.xml\n".write(
             to: order, atomically: true, encoding: .utf8)
-        let plan = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan"])
+        let brief = try Tool.run(["upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan"])
+        #expect(
+            brief.stdout.contains(
+                "  1. Forum → Forum 2: heavyweight in 2 passes: b-users.xml, then a-authors.xml, object by object; left to policies: 2 values of Draft.topic (TopicByNamePolicy), "
+            ), "\(brief.stdout)")
+        #expect(!brief.stdout.contains("Pass 1 of 2"), "the passes' detail is for --verbose: \(brief.stdout)")
+        let plan = try Tool.run([
+            "upgrade", store, "--models", Self.bundle, "--mappings", mappings.path, "--plan", "--verbose",
+        ])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("heavyweight in 2 passes: b-users.xml, then a-authors.xml"), "\(plan.stdout)")
         #expect(plan.stdout.contains("version order: from the names"), "\(plan.stdout)")

@@ -99,11 +99,24 @@ struct UpgradeCommandTests {
         return (bundle.path, store, folder.path("mappings").path)
     }
 
-    @Test("--plan prints the steps, each with its route and reason, and leaves the store's bytes as they were")
+    @Test(
+        "--plan prints a line per step, --verbose each route with its reason, and leaves the store's bytes as they were"
+    )
     func plan() throws {
         let (bundle, store, mappings) = try setUp(versionsFile: true)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        let run = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        let brief = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        #expect(brief.status == 0, "\(brief.stderr)")
+        #expect(
+            brief.stdout == """
+                The store is at Family; 3 steps to Family 10 (version order: as listed (Family, Family 2, Family 3, Family 10)):
+                  1. Family → Family 2: lightweight, in place
+                  2. Family 2 → Family 3: heavyweight with joined-names.xml, SQL on a copy
+                  3. Family 3 → Family 10: lightweight, in place
+                --verbose adds each route's reason, each mapping's relate strategy and why each discard.
+
+                """)
+        let run = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan", "--verbose"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout == """

@@ -122,7 +122,7 @@ struct XcodeVersionNamesCommandTests {
         "the names give the order: plan, upgrade part way, refuse to go back (store untouched), list what is discarded")
     func upgradeByNames() throws {
         let (bundle, store, mappings) = try setUp()
-        let plan = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        let plan = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan", "--verbose"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(
             plan.stdout == """
@@ -152,7 +152,18 @@ struct XcodeVersionNamesCommandTests {
                 "molt: error: \(store): the store is at App 3, which comes after App 2; Molt never migrates backwards"))
         #expect(try snapshot() == before, "the store and its companions are byte for byte as they were")
 
-        let counted = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        let brief = try Tool.run(["upgrade", store, "--models", bundle, "--mappings", mappings, "--plan"])
+        #expect(
+            brief.stdout == """
+                The store is at App 3; 1 step to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):
+                  1. App 3 → App 4: lightweight, in place; discards 1 value of Post.legacyCode, 3 links of Post.tags, 2 Tag objects
+                  AppV2toV3.xcmappingmodel (App 2 → App 3): not used: it starts at App 2, before the store's version App 3
+                --verbose adds each route's reason, each mapping's relate strategy and why each discard.
+
+                """)
+        let counted = try Tool.run([
+            "upgrade", store, "--models", bundle, "--mappings", mappings, "--plan", "--verbose",
+        ])
         #expect(
             counted.stdout == """
                 The store is at App 3; 1 step to App 4 (version order: from the names: Xcode's sequence (App, App 2, …, App 4)):

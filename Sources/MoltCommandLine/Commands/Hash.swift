@@ -16,7 +16,7 @@ struct Hash: ParsableCommand {
     @Flag(name: .customLong("all-versions"), help: "Hash every version of a bundle.")
     var allVersions = false
 
-    @Flag(help: "Print JSON: version → entity → hash, with each version's digest.")
+    @Flag(help: "Print JSON: the model and its versions, each with entity → hash and the version's digest.")
     var json = false
 
     @OptionGroup var global: GlobalOptions
@@ -25,6 +25,16 @@ struct Hash: ParsableCommand {
         var version: String
         var entities: [String: String]
         var digest: String
+    }
+
+    /// `hash --json`: one object, as every command prints, so that keys can be added later
+    /// without breaking a reader (an array could not grow one).
+    struct HashJSON: Encodable {
+        /// The model as given.
+        var model: String
+        /// Each version hashed: the one asked for (or the current one), or every version with
+        /// --all-versions.
+        var versions: [VersionHashes]
     }
 
     func run() throws {
@@ -40,7 +50,7 @@ struct Hash: ParsableCommand {
                     digest: VersionHasher.digest(of: hashes))
             }
             if json {
-                try Output.json(results)
+                try Output.json(HashJSON(model: model, versions: results))
                 return
             }
             for (offset, result) in results.enumerated() {

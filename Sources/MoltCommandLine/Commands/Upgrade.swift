@@ -46,7 +46,10 @@ struct Upgrade: ParsableCommand {
             it (already at the destination: nothing to do). --plan takes no lock and says when \
             another migration is running.
 
-            --plan prints the steps and changes nothing. Each step is complete or not done, so \
+            --plan prints the steps, one line each (versions, kind, mapping files, route, \
+            stage, what the step discards), and changes nothing; with --verbose, each step's \
+            route and its reason, each pass, each mapping's relate strategy and why each \
+            discard. Each step is complete or not done, so \
             after a crash or Ctrl-C, running the command again continues from the version the \
             store is at.
 
@@ -55,7 +58,8 @@ struct Upgrade: ParsableCommand {
             than the destination (134530); 65 a mapping file with errors, an ambiguous or \
             unknown order, a failed migration; 66 a missing file; 74 I/O or SQLite errors; 75 \
             another migration of the store is running (134090); 130 cancelled (completed steps \
-            stay done).
+            stay done). A cancelled or failed upgrade names the version the store is at \
+            ("the store is at: …"; storeVersion in --json's error).
             """)
 
     @Argument(help: "The store to upgrade.")
@@ -63,7 +67,10 @@ struct Upgrade: ParsableCommand {
 
     @OptionGroup var source: UpgradeSourceOptions
 
-    @Flag(help: "Print the steps the upgrade would take, and change nothing.")
+    @Flag(
+        help:
+            "Print the steps the upgrade would take, a line each (each route's reason and relate strategies with --verbose), and change nothing."
+    )
     var plan = false
 
     @Flag(
@@ -100,7 +107,7 @@ struct Upgrade: ParsableCommand {
                 if runOptions.json {
                     try Output.json(PlanJSON(planned))
                 } else {
-                    planned.lines.forEach { Output.line($0) }
+                    printPlan(planned)
                 }
                 return
             }
@@ -114,6 +121,19 @@ struct Upgrade: ParsableCommand {
                 upgrade.allowsEmbeddedSourceModel = sourceModelFromStore
                 try perform(upgrade, context: context)
             }
+        }
+    }
+
+    /// One line a step, so that the shape of a long upgrade shows at a glance; each step's
+    /// route reason and every mapping's relate strategy with --verbose.
+    func printPlan(_ planned: UpgradePlan) {
+        guard !global.verbose else {
+            planned.lines.forEach { Output.line($0) }
+            return
+        }
+        planned.summaryLines.forEach { Output.line($0) }
+        if planned.steps.contains(where: { $0.plan != nil || !$0.discards.isEmpty }) {
+            Output.line("--verbose adds each route's reason, each mapping's relate strategy and why each discard.")
         }
     }
 

@@ -14,6 +14,9 @@ struct ErrorJSON: Encodable {
         let property: String?
         let recovery: String?
         let details: [String]
+        /// The version the store is at when the error stopped an upgrade after some of its
+        /// steps (they stay done); absent for other errors.
+        let storeVersion: String?
         /// The process's exit code.
         let exitCode: Int32
     }
@@ -26,7 +29,7 @@ struct ErrorJSON: Encodable {
         error = Body(
             code: Int(ExitCodes.usage), codeName: "EX_USAGE", message: message, file: nil, line: nil, column: nil,
             entity: nil, property: nil, recovery: "Run the command with --help to see its arguments.", details: [],
-            exitCode: ExitCodes.usage)
+            storeVersion: nil, exitCode: ExitCodes.usage)
     }
 
     init(_ error: MoltError) {
@@ -34,6 +37,6 @@ struct ErrorJSON: Encodable {
             code: error.code.rawValue, codeName: error.code.name, message: error.message,
             file: error.location?.file, line: error.location?.line, column: error.location?.column,
             entity: error.entity, property: error.property, recovery: error.recovery, details: error.details,
-            exitCode: ExitCodes.code(for: error))
+            storeVersion: error.storeVersion, exitCode: ExitCodes.code(for: error))
     }
 }

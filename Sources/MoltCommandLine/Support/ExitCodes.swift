@@ -38,7 +38,7 @@ enum ExitCodes {
         Kind(
             exit: incompatibleStore,
             meaning:
-                "the store does not match the model, no model version matches it, a step of an upgrade has no mapping, or the store is newer than the destination",
+                "the store does not match the model, no model version matches it, a step of an upgrade has no mapping, a mapping file is for other versions, or the store is newer than the destination",
             errors: [.incompatibleVersionHash, .missingSourceModel, .missingMappingModel, .storeNewerThanDestination]),
         Kind(
             exit: inferenceImpossible, meaning: "the mapping cannot be inferred (infer; migrate without --mapping)",
@@ -78,7 +78,8 @@ enum ExitCodes {
             errors: [.fileReadNoPermission, .fileWriteNoPermission]),
         Kind(
             exit: cancelled,
-            meaning: "cancelled by Ctrl-C (SIGTERM gives 143, SIGHUP 129); the store is unchanged",
+            meaning:
+                "cancelled by Ctrl-C (SIGTERM gives 143, SIGHUP 129); migrate leaves the store unchanged, upgrade keeps each finished step (the store is at the last finished step's version, which the error names)",
             errors: [.migrationCancelled]),
     ]
 

@@ -44,7 +44,9 @@ struct GlobalOptions: ParsableArguments {
             if verbose {
                 Output.error(error.detailedDescription)
             } else {
-                Output.error(error.description + (error.recovery.map { "\n  what to do: \($0)" } ?? ""))
+                // An upgrade stopped after some steps: where the store is now.
+                let reached = error.storeVersion.map { "\n  the store is at: \($0)" } ?? ""
+                Output.error(error.description + reached + (error.recovery.map { "\n  what to do: \($0)" } ?? ""))
             }
             throw ExitCode(ExitCodes.code(for: error))
         } catch {

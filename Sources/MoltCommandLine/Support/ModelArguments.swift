@@ -77,15 +77,16 @@ struct ModelPairOptions: ParsableArguments {
             let versions = bundle.versions.map(\.name).joined(separator: ", ")
             let option = side == "source" ? "--from-version" : "--to-version"
             if let version, let mapping {
+                // No option named the version: the mapping file did, so the file is what is
+                // wrong (made for other versions, most likely of another model), not a name to
+                // give: no mapping model for these versions, as Core Data would say (134140).
                 let from = mapping.model.sourceModelName.map { "\"\($0)\"" } ?? "its source"
                 let to = mapping.model.destinationModelName.map { "\"\($0)\"" } ?? "its destination"
                 throw MoltError(
-                    .fileReadNoSuchFile,
-                    "the mapping \(mapping.file) maps \(from) to \(to), but the bundle has no version \"\(version)\": the mapping seems to be for another model",
+                    .missingMappingModel,
+                    "the mapping \(mapping.file) is for other versions: it maps \(from) to \(to), and the bundle has no version \"\(version)\" (its versions: \(versions))",
                     location: SourceLocation(file: path),
-                    recovery:
-                        "Give the mapping file for these models (versions: \(versions)), or name the \(side) version with \(option)."
-                )
+                    recovery: "Give the mapping file made for this bundle's versions.")
             }
             if let version {
                 throw MoltError(

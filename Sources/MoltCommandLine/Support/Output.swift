@@ -67,12 +67,16 @@ enum Output {
         if !certain.isEmpty {
             line("\(indent)\(dryRun ? "Would discard" : "Discarded") (not carried\(target)):")
             for item in certain { line("\(indent)  \(item)") }
+        } else {
+            line("\(indent)Discarded by the mappings: nothing.")
         }
+        // Data only a policy's code may read: Molt cannot see whether it does, so this is said
+        // as a fact about the mappings, not as a loss (a policy that carries it is the usual case).
         if !policies.isEmpty {
             line(
-                "\(indent)Left to policies (\(dryRun ? "would be discarded" : "discarded") unless the policy carries them):"
+                "\(indent)Left to the policies (no mapping reads them; \(dryRun ? "they would be" : "they are") kept only where the policy's code writes them):"
             )
-            for item in policies { line("\(indent)  \(item)") }
+            for item in policies { line("\(indent)  \(item.subject) (policy \(item.policy ?? ""))") }
         }
     }
 

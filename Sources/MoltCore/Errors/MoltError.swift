@@ -32,6 +32,10 @@ public struct MoltError: Error, Sendable, CustomStringConvertible {
     public var details: [String]
     /// The lower-level error that caused this one.
     public var underlying: (any Error & Sendable)?
+    /// The model version the store is at when this error stopped a run of several steps (an
+    /// upgrade): the steps that finished stay done, so it need not be the version the run
+    /// started from, and the user must be told which it is. Nil for other errors.
+    public var storeVersion: String?
 
     public init(
         _ code: Code,
@@ -67,6 +71,7 @@ public struct MoltError: Error, Sendable, CustomStringConvertible {
     public var detailedDescription: String {
         var lines = [description]
         lines.append("  code: \(code.rawValue) (\(code.name))")
+        if let storeVersion { lines.append("  the store is at: \(storeVersion)") }
         if let recovery { lines.append("  what to do: \(recovery)") }
         for detail in details { lines.append("  - \(detail)") }
         var cause: (any Error)? = underlying

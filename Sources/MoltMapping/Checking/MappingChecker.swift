@@ -123,7 +123,9 @@ private struct CheckRun {
             let known =
                 knownPolicies.isEmpty
                 ? "none are compiled in" : "compiled in: \(knownPolicies.sorted().joined(separator: ", "))"
-            report(.error, "no compiled-in policy is called \"\(policy)\" (\(known))", at: location, entity: name)
+            let hint = Suggestions.didYouMean(Self.policyName(policy), in: knownPolicies.sorted())
+            report(
+                .error, "no compiled-in policy is called \"\(policy)\" (\(known))\(hint)", at: location, entity: name)
         }
         if let destinationEntity, destinationEntity.isAbstract, [.copy, .transform].contains(mapping.kind) {
             report(

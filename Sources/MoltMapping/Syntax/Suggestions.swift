@@ -1,6 +1,8 @@
-/// "Did you mean …?" for misspelled names.
-enum Suggestions {
-    static func didYouMean(_ name: String, in candidates: [String]) -> String {
+/// "Did you mean …?" for misspelled names: of properties, entities and functions in mapping
+/// files, and of policies (``/MoltMigration/PolicyRegistry`` uses it too, hence `package`).
+package enum Suggestions {
+    /// "; did you mean "X"?" for the candidate nearest `name`, or "" when none is near.
+    package static func didYouMean(_ name: String, in candidates: [String]) -> String {
         let scored = candidates.map { ($0, distance(name.lowercased(), $0.lowercased())) }.filter {
             $0.1 <= max(2, name.count / 3)
         }
@@ -9,7 +11,7 @@ enum Suggestions {
     }
 
     /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a)
         let y = Array(b)
         if x.isEmpty { return y.count }

@@ -176,10 +176,23 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
     }
 
     private func run(started: Date, recovery: StoreRecovery.Outcome) throws -> UpgradeReport {
-        let logger = context.logger
         if role.isDryRun(options) { return try dryRun(started: started, recovery: recovery) }
 
         let plan = try self.plan(lockHeld: true)
+        var reached = UpgradeReached(version: plan.storeVersion.name, steps: 0, of: plan.steps.count)
+        do {
+            return try run(plan, started: started, recovery: recovery, reached: &reached)
+        } catch let error as MoltError {
+            throw reached.stamp(error)
+        }
+    }
+
+    /// Runs the steps of `plan`, noting in `reached` each one that finishes: an error after
+    /// one says the version the store is at.
+    private func run(
+        _ plan: UpgradePlan, started: Date, recovery: StoreRecovery.Outcome, reached: inout UpgradeReached
+    ) throws -> UpgradeReport {
+        let logger = context.logger
         // A step that replaces the file must not split a file with several names.
         if plan.steps.contains(where: { $0.kind == .heavyweight }) { try StoreLocation(store).requireSingleName() }
         var report = UpgradeReport(storeVersion: plan.storeVersion.name, destination: plan.destinationName)
@@ -226,6 +239,7 @@ public final class StoreUpgrade: Migration, @unchecked Sendable {
             if backsUp { report.backup = migration.backup }
             FaultPoint.reach("upgrade.step-migrated")
             try confirmVersion(after: step)
+            reached.migrated(step)
             if let stage = step.stage {
                 try runHandler(stage, .didMigrate, model: step.destinationModel, index: index, of: count, step: step)
                 if stage.didMigrate != nil { handlers.append(.didMigrate) }

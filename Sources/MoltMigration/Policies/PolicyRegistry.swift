@@ -1,5 +1,6 @@
 import Foundation
 internal import MoltCore
+internal import MoltMapping
 
 /// The entity-migration policies a migration can use, by name, with the hooks each overrides.
 ///
@@ -65,8 +66,10 @@ public enum PolicyRegistry {
     public static func require(_ name: String, mapping: String) throws -> EntityMigrationPolicy.Type {
         guard let type = policy(named: name) else {
             let known = names.isEmpty ? "none are compiled in" : "known: \(names.joined(separator: ", "))"
+            let hint = Suggestions.didYouMean(String(name.split(separator: ".").last ?? Substring(name)), in: names)
             throw MoltError(
-                .entityMigrationPolicy, "no policy called \"\(name)\" is compiled in (\(known))", entity: mapping,
+                .entityMigrationPolicy, "no policy called \"\(name)\" is compiled in (\(known))\(hint)",
+                entity: mapping,
                 recovery:
                     "Add a subclass of EntityMigrationPolicy to Policies/ and rebuild, or register it with PolicyRegistry.register."
             )

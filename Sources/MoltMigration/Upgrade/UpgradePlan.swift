@@ -90,19 +90,48 @@ public struct UpgradeStep: Sendable, CustomStringConvertible {
     /// "V1 → V2: lightweight", "V2 → V3: heavyweight with V2-to-V3.xml; stage V2 → V3 (willMigrate, didMigrate)",
     /// "V3 → V4: heavyweight in 2 passes: V3-to-V4.1.xml, then V3-to-V4.2.xml".
     public var description: String {
+        [versionsAndKind, stageText].compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// The step in one line, as `molt upgrade --plan` prints it without `--verbose`: the
+    /// versions, the kind and files, the forecast route, the stage, and what the step discards
+    /// (without the reasons, which ``description`` of each ``DiscardedData`` gives).
+    ///
+    /// "App 3 → App 4: lightweight, in place; discards 1 value of Post.legacyCode, 2 Tag objects".
+    public var summary: String {
+        var parts = [versionsAndKind + (plan.map { ", \($0.route.rawValue)" } ?? "")]
+        if let stageText { parts.append(stageText) }
+        let certain =
+            discards.filter { $0.policy == nil }.map(\.subject)
+            + (plan?.contents.discarded.map(\.what) ?? [])
+        if !certain.isEmpty { parts.append("discards \(certain.joined(separator: ", "))") }
+        let policies = discards.filter { $0.policy != nil }
+        if !policies.isEmpty {
+            // Not "discards": a policy's code may carry them, which Molt cannot see.
+            let subjects = policies.map { "\($0.subject) (\($0.policy ?? ""))" }
+            parts.append("left to policies: \(subjects.joined(separator: ", "))")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// "V2 → V3: heavyweight with V2-to-V3.xml".
+    private var versionsAndKind: String {
         var text = "\(sourceModel.name ?? from.name) → \(destinationModel.name ?? to.name): \(kind.rawValue)"
         if mappingFiles.count > 1 {
             text += " in \(mappingFiles.count) passes: \(mappingFiles.map(\.name).joined(separator: ", then "))"
         } else if let mappingFile {
             text += " with \(mappingFile.name)"
         }
-        if let stage {
-            let phases = stage.phases.map { phase in
-                phase == .willMigrate && willMigrateAlreadyDone ? "willMigrate already done" : phase.rawValue
-            }
-            text += "; stage \(stage.name)\(phases.isEmpty ? "" : " (\(phases.joined(separator: ", ")))")"
-        }
         return text
+    }
+
+    /// "stage V2 → V3 (willMigrate, didMigrate)", or nil without a stage.
+    private var stageText: String? {
+        guard let stage else { return nil }
+        let phases = stage.phases.map { phase in
+            phase == .willMigrate && willMigrateAlreadyDone ? "willMigrate already done" : phase.rawValue
+        }
+        return "stage \(stage.name)\(phases.isEmpty ? "" : " (\(phases.joined(separator: ", ")))")"
     }
 }
 
@@ -163,8 +192,16 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
     /// Whether there is nothing to migrate.
     public var isUpToDate: Bool { steps.isEmpty }
 
-    /// The forecast, one line each.
-    public var lines: [String] {
+    /// The forecast in detail: each step followed by its route and reason, each pass's relate
+    /// strategies, the store contents it keeps or discards, and what it discards with the
+    /// reasons (`molt upgrade --plan --verbose`).
+    public var lines: [String] { lines(detailed: true) }
+
+    /// The forecast with one line a step (``UpgradeStep/summary``), so that the shape of a long
+    /// upgrade shows at a glance (`molt upgrade --plan`); ``lines`` has the detail.
+    public var summaryLines: [String] { lines(detailed: false) }
+
+    private func lines(detailed: Bool) -> [String] {
         var lines: [String] = []
         if let runningMigration {
             lines.append(
@@ -194,6 +231,10 @@ public struct UpgradePlan: Sendable, CustomStringConvertible {
             )
         }
         for (offset, step) in steps.enumerated() {
+            guard detailed else {
+                lines.append("  \(offset + 1). \(step.summary)")
+                continue
+            }
             lines.append("  \(offset + 1). \(step)")
             if let plan = step.plan {
                 lines += plan.description.split(separator: "\n").map { "       \($0)" }
