@@ -94,7 +94,7 @@ struct RelatedColumnTests {
                 "  ENTITY  OBJECTS",
                 "  Record  3",
                 "  Tag     2",
-                "Discarded:",
+                "Discarded (not carried):",
                 "  4 Note objects: no mapping reads them",
                 "The old store is kept as /tmp/Store.molt-backup.sqlite",
             ], "\(report.summaryLines)")

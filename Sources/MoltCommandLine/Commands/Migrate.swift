@@ -161,45 +161,8 @@ struct Migrate: ParsableCommand {
             ? "Dry run of \(store) from \(source ?? "source") to \(destination ?? "destination"): the store was not changed."
             : "Migrated \(store) from \(source ?? "source") to \(destination ?? "destination") in \(String(format: "%.2f", report.duration)) s."
         Output.line(headline)
-        if let plan = report.plan { Output.line("Route: \(plan.route.rawValue) (\(plan.reason)).") }
-        if !mappings.isEmpty, report.route == .sqlOnCopy {
-            Output.line("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
-        }
-        if report.passes > 1 {
-            Output.line("The step ran in \(report.passes) passes, one per mapping file, into one new store.")
-        }
-        if mappings.isEmpty {
-            Output.line(
-                report.inPlace
-                    ? "The inferred mapping was applied in place."
-                    : "The inferred mapping could not be applied in place (\(report.inPlaceObstacle ?? "")); the store was copied."
-            )
-        }
-        Output.line("Entity mappings:")
-        report.mappingTable.forEach { Output.line($0) }
-        if report.deletedObjects > 0 {
-            Output.line(
-                "Policies deleted \(report.deletedObjects) destination object\(report.deletedObjects == 1 ? "" : "s") (delete rules applied)."
-            )
-        }
-        if report.deletedSourceObjects > 0 {
-            Output.line(
-                "Policies deleted \(report.deletedSourceObjects) source object\(report.deletedSourceObjects == 1 ? "" : "s") from the migration's source context (delete rules applied): not migrated; the source store is unchanged."
-            )
-        }
-        Output.line("Objects in the \(report.dryRun ? "migrated copy" : "new store"):")
-        Output.table(
-            [["ENTITY", "OBJECTS"]]
-                + report.destinationCounts.keys.sorted(by: NameOrder.precedes).map {
-                    [$0, String(report.destinationCounts[$0]!)]
-                }
-        ).forEach { Output.line($0) }
-        Output.discards(report.discarded, contents: report.contents, into: destination, dryRun: report.dryRun)
-        if let files = report.externalFiles {
-            Output.line(
-                "External data: the \(report.dryRun ? "migrated copy" : "new store") refers to \(files) file\(files == 1 ? "" : "s") in _EXTERNAL_DATA."
-            )
-        }
-        if let backup = report.backup { Output.line("The old store is kept as \(backup)") }
+        // The rest is the report's own summary (``MigrationReport/summaryLines``) after its
+        // headline, which names no store: what `print(report)` gives a program.
+        report.summaryLines.dropFirst().forEach { Output.line($0) }
     }
 }

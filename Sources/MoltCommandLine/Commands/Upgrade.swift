@@ -176,18 +176,9 @@ struct Upgrade: ParsableCommand {
             report.dryRun
                 ? "Dry run: \(store) would go from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s); the store was not changed."
                 : "Upgraded \(store) from \(report.storeVersion) to \(report.destination) in \(count) (\(seconds) s).")
-        report.stepTable.forEach { Output.line($0) }
-        for (offset, entry) in report.steps.enumerated()
-        where !entry.migration.discarded.isEmpty || !entry.migration.contents.isEmpty {
-            Output.line("Step \(offset + 1):")
-            Output.discards(
-                entry.migration.discarded, contents: entry.migration.contents,
-                into: entry.step.destinationModel.name, dryRun: report.dryRun, indent: "  ")
-        }
-        if report.steps.allSatisfy({ $0.migration.discarded.isEmpty && $0.migration.contents.discarded.isEmpty }) {
-            Output.line("Discarded: nothing (every object, value and link was carried to \(report.destination)).")
-        }
-        if let backup = report.backup { Output.line("The store as it was is kept as \(backup)") }
+        // The rest is the report's own summary (``UpgradeReport/summaryLines``) after its headline,
+        // which names no store.
+        report.summaryLines.dropFirst().forEach { Output.line($0) }
     }
 }
 

@@ -49,35 +49,8 @@ enum Output {
         _ discarded: [DiscardedData], contents: CarriedContents = CarriedContents(), into version: String?,
         dryRun: Bool, indent: String = ""
     ) {
-        let target = version.map { " into \($0)" } ?? ""
-        if !contents.isEmpty {
-            line("\(indent)Store contents besides the objects:")
-            for item in contents.lines { line("\(indent)  \(item)") }
-        }
-        guard !discarded.isEmpty || !contents.discarded.isEmpty else {
-            line("\(indent)Discarded: nothing (every object, value and link was carried\(target)).")
-            return
-        }
-        guard !discarded.isEmpty else {
-            line("\(indent)Discarded: no object, value or link; the store contents above marked discarded.")
-            return
-        }
-        let certain = discarded.filter { $0.policy == nil }
-        let policies = discarded.filter { $0.policy != nil }
-        if !certain.isEmpty {
-            line("\(indent)\(dryRun ? "Would discard" : "Discarded") (not carried\(target)):")
-            for item in certain { line("\(indent)  \(item)") }
-        } else {
-            line("\(indent)Discarded by the mappings: nothing.")
-        }
-        // Data only a policy's code may read: Molt cannot see whether it does, so this is said
-        // as a fact about the mappings, not as a loss (a policy that carries it is the usual case).
-        if !policies.isEmpty {
-            line(
-                "\(indent)Left to the policies (no mapping reads them; \(dryRun ? "they would be" : "they are") kept only where the policy's code writes them):"
-            )
-            for item in policies { line("\(indent)  \(item.subject) (policy \(item.policy ?? ""))") }
-        }
+        DiscardSummary.lines(discarded, contents: contents, into: version, dryRun: dryRun, indent: indent)
+            .forEach(line)
     }
 
     /// Encodes `value` as pretty, key-sorted JSON on standard output.

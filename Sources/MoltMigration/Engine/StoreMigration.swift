@@ -76,12 +76,14 @@ public final class StoreMigration: Migration, @unchecked Sendable {
                 report.alreadyMigrated = true
                 report.dryRun = options.dryRun
                 report.sourceModelName = destination.name
+                report.destinationModelName = destination.name
                 return report
             }
             let (model, embedded) = try sourceModel(sqlite, waited: lock.waited)
             sqlite.connection.close()
             var report = try driver(from: model, knownNotMigrated: true).run()
             report.sourceModelName = model.name
+            report.destinationModelName = destination.name
             report.usedEmbeddedSourceModel = embedded
             return report
         }

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import MoltModel
 
 extension MigrationReport: CustomStringConvertible {
     /// The report as `molt migrate` prints it, without the store's path: the route and its
@@ -16,6 +17,9 @@ extension MigrationReport: CustomStringConvertible {
         var lines = [headline]
         guard !alreadyMigrated else { return lines }
         if let plan { lines.append("Route: \(plan.route.rawValue) (\(plan.reason)).") }
+        if route == .sqlOnCopy {
+            lines.append("The mapping needed no object loaded: it was run as SQL over a copy of the store.")
+        }
         if passes > 1 { lines.append("The step ran in \(passes) passes, one per mapping file, into one new store.") }
         if route == .inPlace || inPlaceObstacle != nil {
             lines.append(
@@ -39,8 +43,8 @@ extension MigrationReport: CustomStringConvertible {
         lines.append("Objects in the \(dryRun ? "migrated copy" : "new store"):")
         lines += TextTable.lines(
             [["ENTITY", "OBJECTS"]]
-                + destinationCounts.keys.sorted().map { [$0, String(destinationCounts[$0]!)] })
-        lines += discardLines
+                + destinationCounts.keys.sorted(by: NameOrder.precedes).map { [$0, String(destinationCounts[$0]!)] })
+        lines += DiscardSummary.lines(discarded, contents: contents, into: destinationModelName, dryRun: dryRun)
         if let externalFiles {
             lines.append(
                 "External data: the \(dryRun ? "migrated copy" : "new store") refers to \(externalFiles) file\(externalFiles == 1 ? "" : "s") in _EXTERNAL_DATA."
@@ -52,7 +56,7 @@ extension MigrationReport: CustomStringConvertible {
 
     /// The run in one sentence.
     private var headline: String {
-        let from = sourceModelName.map { " from \($0)" } ?? ""
+        let from = (sourceModelName.map { " from \($0)" } ?? "") + (destinationModelName.map { " to \($0)" } ?? "")
         if alreadyMigrated { return "The store was already at the destination version: nothing to migrate." }
         if dryRun { return "Dry run\(from): the store was not changed." }
         return "Migrated\(from) in \(String(format: "%.2f", duration)) s."
@@ -83,28 +87,5 @@ extension MigrationReport: CustomStringConvertible {
             outcome.keysAtInsert.isEmpty || outcome.actual == .objectByObject
             ? "" : " (\(outcome.keysAtInsert.joined(separator: ", ")) with each new row)"
         return outcome.actual.rawValue + withRows
-    }
-
-    /// What was not carried: what is certainly lost, then what only a policy may carry.
-    private var discardLines: [String] {
-        var lines: [String] = []
-        if !contents.isEmpty {
-            lines.append("Store contents besides the objects:")
-            lines += contents.lines.map { "  \($0)" }
-        }
-        let certain = discarded.filter { $0.policy == nil }
-        let byPolicies = discarded.filter { $0.policy != nil }
-        if discarded.isEmpty {
-            lines.append("Discarded: no object, value or link.")
-        }
-        if !certain.isEmpty {
-            lines.append(dryRun ? "Would discard:" : "Discarded:")
-            lines += certain.map { "  \($0)" }
-        }
-        if !byPolicies.isEmpty {
-            lines.append("Read only by policies (kept only where a policy writes them):")
-            lines += byPolicies.map { "  \($0)" }
-        }
-        return lines
     }
 }

@@ -73,6 +73,9 @@ public struct MigrationReport: Sendable {
     /// The source model's version name, when a ``StoreMigration`` chose it (the destination's
     /// for a store already migrated).
     public var sourceModelName: String?
+    /// The name of the version the store was migrated to, when the run knew it by name
+    /// (``StoreMigration`` sets it).
+    public var destinationModelName: String?
     /// Whether the source model was the store's own embedded model (`Z_MODELCACHE`), no version
     /// given matching the store.
     public var usedEmbeddedSourceModel = false

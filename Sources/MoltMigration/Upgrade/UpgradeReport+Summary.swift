@@ -22,12 +22,15 @@ extension UpgradeReport: CustomStringConvertible {
                 : "Upgraded from \(storeVersion) to \(destination) in \(count) (\(seconds) s)."
         ]
         lines += stepTable
-        for (offset, entry) in steps.enumerated() where !entry.migration.discarded.isEmpty {
+        for (offset, entry) in steps.enumerated()
+        where !entry.migration.discarded.isEmpty || !entry.migration.contents.isEmpty {
             lines.append("Step \(offset + 1):")
-            lines += entry.migration.discarded.map { "  \($0)" }
+            lines += DiscardSummary.lines(
+                entry.migration.discarded, contents: entry.migration.contents,
+                into: entry.step.destinationModel.name, dryRun: dryRun, indent: "  ")
         }
-        if steps.allSatisfy({ $0.migration.discarded.isEmpty }) {
-            lines.append("Discarded: no object, value or link.")
+        if steps.allSatisfy({ $0.migration.discarded.isEmpty && $0.migration.contents.discarded.isEmpty }) {
+            lines.append("Discarded: nothing (every object, value and link was carried to \(destination)).")
         }
         if let backup { lines.append("The store as it was is kept as \(backup)") }
         return lines
