@@ -1,4 +1,4 @@
-public import MoltCore
+import MoltCore
 
 extension ObjectStore {
     /// Checks every object against the model's rules, as Core Data's save does, and throws the
