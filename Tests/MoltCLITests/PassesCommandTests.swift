@@ -14,9 +14,14 @@ struct PassesCommandTests {
     static let expected = Fixtures.package("MappingModels/Examples/Forum2.json")
 
     func forumStore() throws -> String {
+        try Self.forumStore(in: folder)
+    }
+
+    /// A Forum store at version Forum made from the example's seed, in `folder`.
+    static func forumStore(in folder: TemporaryDirectory) throws -> String {
         let store = folder.path("Forum.sqlite").path
         let made = try Tool.run([
-            "create", store, "--model", Self.bundle, "--model-version", "Forum", "--seed",
+            "create", store, "--model", bundle, "--model-version", "Forum", "--seed",
             Fixtures.package("MappingModels/Examples/Forum.json").path,
         ])
         #expect(made.status == 0, "\(made.stderr)")

@@ -10,18 +10,13 @@ import Testing
     .enabled(if: Tool.available, "the molt executable was not built"))
 struct PolicyWordingTests {
     let folder = TemporaryDirectory()
-    static let bundle = Fixtures.package("MappingModels/Examples/Forum.xcdatamodeld").path
-    static let first = Fixtures.package("MappingModels/Forum/Forum-to-Forum2.1.xml")
-    static let second = Fixtures.package("MappingModels/Forum/Forum-to-Forum2.2.xml")
+    static let bundle = PassesCommandTests.bundle
+    static let first = PassesCommandTests.first
+    static let second = PassesCommandTests.second
 
+    /// The Forum store the passes' tests start from.
     func forumStore() throws -> String {
-        let store = folder.path("Forum.sqlite").path
-        let made = try Tool.run([
-            "create", store, "--model", Self.bundle, "--model-version", "Forum", "--seed",
-            Fixtures.package("MappingModels/Examples/Forum.json").path,
-        ])
-        #expect(made.status == 0, "\(made.stderr)")
-        return store
+        try PassesCommandTests.forumStore(in: folder)
     }
 
     @Test("a misspelled policy name: the compiled-in ones listed, and the nearest suggested")

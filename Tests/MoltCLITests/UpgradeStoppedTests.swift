@@ -16,20 +16,14 @@ import Testing
 struct UpgradeStoppedTests {
     let folder = TemporaryDirectory()
 
-    static let versions: [(String, String)] = [
-        (
-            "Notes",
-            #"<entity name="Note" representedClassName="Note"><attribute name="text" attributeType="String"/></entity>"#
-        ),
-        (
-            "Notes 2",
-            #"<entity name="Note" representedClassName="Note"><attribute name="text" attributeType="String"/><attribute name="length" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/></entity>"#
-        ),
-        (
-            "Notes 3",
-            #"<entity name="Note" representedClassName="Note"><attribute name="text" attributeType="String"/><attribute name="length" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/><attribute name="title" attributeType="String"/></entity>"#
-        ),
-    ]
+    /// The signal tests' two versions of Notes, and a third that adds a required title.
+    static let versions: [(String, String)] =
+        SignalTests.versions + [
+            (
+                "Notes 3",
+                #"<entity name="Note" representedClassName="Note"><attribute name="text" attributeType="String"/><attribute name="length" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/><attribute name="title" attributeType="String"/></entity>"#
+            )
+        ]
 
     /// A store of `count` notes at Notes; the bundle of three versions (Xcode's names give the
     /// order); a mapping folder whose one file runs Notes 2 → Notes 3 object by object (a
