@@ -17,7 +17,8 @@ struct FolderArrowsTests {
     /// the drivers, where a run starts (an upgrade's among them); below it the upgrade's plan
     /// (`Upgrade/`) beside the planner of one run (`Plan/`), which asks the in-place engine
     /// (`InPlace/`) whether a step can run in place; then the passes (`Passes/`); the relate
-    /// pass's strategies (`Relate/`), which call the policies; the policy API (`Policies/`),
+    /// pass's strategies (`Relate/`) beside the copy pass's worker threads (`Concurrent/`),
+    /// both of which call the policies; the policy API (`Policies/`),
     /// with the fetch and transformable APIs below it (`Queries/`, `Transformers/`), which hand
     /// their work to the passes' shared state (`State/`); that runs under the run's context
     /// (`Run/`), beside what a run gives back (`Report/`: the report and the plan it carried
@@ -26,7 +27,7 @@ struct FolderArrowsTests {
     /// association table and the objects (`Associations/`, `Objects/`); at the bottom what
     /// every part uses (`Basics/`: errors, options, cancellation, the logger, progress).
     static let layers: [[String]] = [
-        ["Verify"], ["Engine"], ["Plan", "Upgrade"], ["InPlace"], ["Passes"], ["Relate"], ["Policies"],
+        ["Verify"], ["Engine"], ["Plan", "Upgrade"], ["InPlace"], ["Passes"], ["Relate", "Concurrent"], ["Policies"],
         ["Queries", "Transformers"], ["State"], ["Report", "Run"], ["Carry", "Discards", "Files"],
         ["Associations", "Objects"], ["Basics"],
     ]

@@ -15,6 +15,9 @@ struct JobResult: Codable {
     /// Destination objects policies deleted, and source Records read.
     var deleted: Int?
     var records: Int?
+    /// Seconds of each stage of the engine's runs: before the copy pass (opening, planning),
+    /// copy, relate, and validate with what follows it (the swap).
+    var stages: [String: Double]?
 }
 
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
@@ -130,11 +133,14 @@ enum Jobs {
             context: context
         ).run()
         let total = seconds(since: start)
+        var stages = passes.stages(from: start, to: DispatchTime.now())
+        if report.route == .sqlOnCopy { stages = [:] }
         return JobResult(
             seconds: total, peakMB: peakMemoryMB(), relateSeconds: passes.seconds(of: .relate),
             links: try linkCount(store: store, model: destination), sqlOnCopy: report.route == .sqlOnCopy,
             deleted: report.deletedObjects,
-            records: report.mappings.first { $0.mapping.hasPrefix("Record") }?.sourceObjects)
+            records: report.mappings.first { $0.mapping.hasPrefix("Record") }?.sourceObjects,
+            stages: stages.isEmpty ? nil : stages)
     }
 
     private static func inPlace(
@@ -195,6 +201,23 @@ final class PassClock: @unchecked Sendable {
             let end = firstSeen[order[index + 1]]
         else { return nil }
         return Double(end.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// Seconds of each stage between `start` and `end`: `open` until the copy pass's first
+    /// report, each pass until the next one's, and the last until `end`.
+    func stages(from start: DispatchTime, to end: DispatchTime) -> [String: Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        let seen = MigrationProgress.heavyweightPasses.compactMap { pass in firstSeen[pass].map { (pass, $0) } }
+        guard let first = seen.first else { return [:] }
+        func between(_ a: DispatchTime, _ b: DispatchTime) -> Double {
+            Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e9
+        }
+        var stages = ["open": between(start, first.1)]
+        for (index, (pass, time)) in seen.enumerated() {
+            stages[pass.rawValue] = between(time, index + 1 < seen.count ? seen[index + 1].1 : end)
+        }
+        return stages
     }
 }
 

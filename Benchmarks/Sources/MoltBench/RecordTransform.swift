@@ -29,6 +29,9 @@ enum RecordTransform {
 final class BenchTransformPolicy: EntityMigrationPolicy {
     static let copied = ["name", "count", "amount", "created", "flag", "code", "ratio"]
 
+    /// Each Record's work depends on that Record alone, and the policy keeps no state.
+    override class var createsInstancesConcurrently: Bool { true }
+
     required init() {}
 
     override func createDestinationInstances(

@@ -17,6 +17,11 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
+/// The stages' order in a job's line.
+func order(_ stage: String) -> Int {
+    ["open", "copy", "relate", "validate"].firstIndex(of: stage) ?? 4
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("molt-bench: \(message)\n".utf8))
     exit(1)
@@ -93,10 +98,13 @@ for size in sizes {
         }
         let median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
         results[job] = median
+        let stages = (median.stages ?? [:]).sorted { order($0.key) < order($1.key) }.map {
+            "\($0.key) \(String(format: "%.3f", $0.value))"
+        }
         FileHandle.standardError.write(
             Data(
-                "  \(job): \(String(format: "%.3f", median.seconds)) s, peak \(String(format: "%.0f", median.peakMB)) MB\n"
-                    .utf8))
+                ("  \(job): \(String(format: "%.3f", median.seconds)) s, peak \(String(format: "%.0f", median.peakMB)) MB"
+                    + (stages.isEmpty ? "" : " (\(stages.joined(separator: " · ")))") + "\n").utf8))
     }
     bySize[size] = results
     output.addSize(size: size, objects: objects, results: results)

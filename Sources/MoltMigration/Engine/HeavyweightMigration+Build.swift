@@ -196,7 +196,8 @@ extension HeavyweightMigration {
             let before = report.mappings.count
             try transaction.begin()
             try CopyPass(
-                state: state, manager: manager, policies: policies, transaction: transaction, progress: progress
+                state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
+                jobs: options.jobs
             ).run(report: &report)
             try RelatePass(
                 state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,

@@ -12,6 +12,8 @@ struct CopyPass {
     let policies: [String: EntityMigrationPolicy]
     let transaction: BatchTransaction
     let progress: ProgressReporter
+    /// Worker threads a mapping's objects may be made on (``CopyConcurrency``); 1: in order.
+    let jobs: Int
 
     func run(report: inout MigrationReport) throws {
         let mappings = state.mappingModel.entityMappings
@@ -27,11 +29,25 @@ struct CopyPass {
         for mapping in mappings {
             guard mapping.kind.readsSource, let policy = policies[mapping.name] else { continue }
             state.begin(mapping)
-            state.logger.debug("copy: begin", metadata: ["molt.mapping": "\(mapping.name)"])
+            let inOrder = CopyConcurrency.inOrderReason(
+                mapping, policy: type(of: policy), compiled: state.compiledMapping(mapping), jobs: jobs)
+            state.logger.debug(
+                "copy: begin",
+                metadata: ["molt.mapping": "\(mapping.name)", "molt.threads": "\(inOrder ?? "\(jobs) workers")"])
             try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, with: manager) }
             var read = 0
             let before = state.destinationObjectCount()
-            if let entity = mapping.sourceEntityName {
+            if let entity = mapping.sourceEntityName, inOrder == nil {
+                try ConcurrentCopy(
+                    state: state, manager: manager, policy: policy, mapping: mapping, entity: entity,
+                    filter: mapping.filter, jobs: jobs
+                ).run {
+                    read += 1
+                    done += 1
+                    try transaction.step()
+                    progress.report(.copy, mapping.name, done, total)
+                }
+            } else if let entity = mapping.sourceEntityName {
                 try state.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
                     state.copying.source = source.id
                     state.copying.sourceObject = source

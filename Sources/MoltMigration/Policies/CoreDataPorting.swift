@@ -52,7 +52,11 @@ extension MigrationManager {
 
     /// The object's URI in the new store (its UUID), as an app reads it after the migration.
     public func uriRepresentation(of object: DestinationObject) -> URL {
-        Self.uri(of: object.id, storeUUID: checkpoint.storeUUID)
+        // An object a copy worker made has no key yet: the hook runs again in order.
+        if CopyRecording.isProvisional(object.id), state.deferredError == nil {
+            state.deferredError = InOrderRequired(call: "the URI of an object made on a copy worker")
+        }
+        return Self.uri(of: object.id, storeUUID: checkpoint.storeUUID)
     }
 
     static func uri(of id: ObjectID, storeUUID: String) -> URL {
@@ -83,6 +87,7 @@ extension SourceContext {
     /// `managedObjectID(forURIRepresentation:)` then `object(with:)`); nil when the URI names
     /// another store or no object there.
     public func object(forURIRepresentation uri: URL) throws -> SourceObject? {
+        try requireInOrder("sourceContext.object(forURIRepresentation:)")
         guard
             let id = MigrationManager.objectID(
                 forURI: uri, storeUUID: state.source.store.metadata.storeUUID, layout: state.source.layout),

@@ -56,6 +56,39 @@ open class EntityMigrationPolicy {
     /// The selectors ``call(_:arguments:manager:)`` answers (for checking mapping files).
     open class var functionSelectors: [String] { [] }
 
+    /// Whether ``createDestinationInstances(forSource:in:manager:)`` may run for several source
+    /// objects at once, on the copy pass's worker threads (``MigrationOptions/jobs``), while the
+    /// writing thread writes what earlier objects made. False by default: every hook runs in
+    /// order on one thread, as in Core Data.
+    ///
+    /// Say true only when the hook keeps no state of its own from one object to the next (or
+    /// guards it) and what it makes of a source object depends on that object alone. On a
+    /// worker, the hook may read its source object (attributes, and related source objects),
+    /// make objects (`insertNewObject`, `createDefaultDestinationInstance`), set their
+    /// attributes and associate them. The objects it makes have no key yet (their IDs are
+    /// provisional until they are written), so it must not keep or store their IDs. A call
+    /// that needs the new store or the run as it is at that object's place in the order (a
+    /// fetch, a relationship, another object's destination instances, a source fetch or
+    /// delete) makes the engine run the hook for that object again on the writing thread, in
+    /// order, after the objects before it are written; what the first run made is dropped
+    /// unwritten. The store is the one a run on one thread makes.
+    ///
+    /// ```swift
+    /// final class TitlePolicy: EntityMigrationPolicy {
+    ///     override class var createsInstancesConcurrently: Bool { true }
+    ///
+    ///     override func createDestinationInstances(
+    ///         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
+    ///     ) throws {
+    ///         let title = try source.text("title")?.capitalized
+    ///         let note = try manager.destinationContext.insertNewObject(
+    ///             forEntityName: "Note", attributes: ["title": title])
+    ///         try manager.associate(source: source, destination: note)
+    ///     }
+    /// }
+    /// ```
+    open class var createsInstancesConcurrently: Bool { false }
+
     /// Made by the engine, once per run of an entity mapping.
     public required init() {}
 

@@ -32,7 +32,7 @@ public final class MigrationManager {
     /// reached through `state.destinationCheckpoint` only.
     let state: any ManagerState
 
-    init(state: PassState) {
+    init(state: any ManagerState) {
         self.state = state
     }
 

@@ -13,6 +13,15 @@ internal import MoltStore
 /// ```
 public struct SourceContext {
     unowned let state: PassState
+    /// On a copy worker, the recording of the object whose hook runs: the source store's
+    /// queries are the writing thread's alone, so each throws ``InOrderRequired`` and the hook
+    /// runs again there, in order.
+    var worker: CopyRecording?
+
+    /// Throws when the context is a copy worker's.
+    func requireInOrder(_ call: String) throws {
+        if let worker { throw worker.requireOrder(call) }
+    }
 
     /// The source store's file (Core Data's `persistentStoreCoordinator?.persistentStores.first?.url`
     /// of the source context), for a policy that reads files an app keeps beside its store. The
@@ -22,6 +31,7 @@ public struct SourceContext {
     /// The objects the request selects, in its order (objects deleted from this context left
     /// out).
     public func fetch(_ request: FetchRequest) throws -> [SourceObject] {
+        try requireInOrder("sourceContext.fetch")
         let found = try objects(request)
         return found.map { stored in
             state.resolver.remember(stored)
@@ -31,6 +41,7 @@ public struct SourceContext {
 
     /// How many objects the request selects.
     public func count(for request: FetchRequest) throws -> Int {
+        try requireInOrder("sourceContext.count")
         guard state.hasDeletedSources else {
             return try query(request).count(
                 in: state.source, resolver: state.resolver, cache: state.queryState.sourceStatements)
@@ -42,12 +53,14 @@ public struct SourceContext {
     /// is gone for the rest of the migration, its delete rules applied to the other source
     /// objects in memory; the source store is never written. See `deleteSourceObjects`.
     public func delete(_ object: SourceObject) throws {
+        try requireInOrder("sourceContext.delete")
         try state.deleteSourceObjects([object.id])
     }
 
     /// Deletes several source objects at once (a Deny relationship between two of them does
     /// not stop it).
     public func delete(_ objects: [SourceObject]) throws {
+        try requireInOrder("sourceContext.delete")
         try state.deleteSourceObjects(objects.map(\.id))
     }
 

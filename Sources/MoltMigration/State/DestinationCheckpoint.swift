@@ -23,18 +23,25 @@ internal import MoltStore
 /// object exists, object IDs, and one stored attribute. Anything else a policy-facing method
 /// needs goes through ``passed()``; a new narrow operation belongs here, with the reason it
 /// cannot show a key.
+///
+/// On a copy worker (``CopyRecording``) the checkpoint records the writes instead, for the
+/// writing thread to do in order; whatever would read the new store throws ``InOrderRequired``.
 struct DestinationCheckpoint {
     /// The passes' state: reached by policy-facing code only through this type.
     private unowned let state: PassState
+    /// On a copy worker: where the hook's writes go (nil on the writing thread).
+    private let recording: CopyRecording?
 
-    init(_ state: PassState) {
+    init(_ state: PassState, recording: CopyRecording? = nil) {
         self.state = state
+        self.recording = recording
     }
 
     /// The passes' state, once every key written with a new row so far is taken back: for
     /// anything that reads the new store's objects or changes their relationships. Quick when
     /// no row holds a key.
     func passed() throws -> PassState {
+        if let recording { throw recording.requireOrder("a read of the new store or a change of a relationship") }
         try state.withdrawKeysAtInsert()
         return state
     }
@@ -53,12 +60,14 @@ struct DestinationCheckpoint {
     /// Whether the object has a row: keys at insert change no row's existence, and nothing
     /// else of the row is given back. False for an entity the new store does not have.
     func exists(_ id: ObjectID) throws -> Bool {
+        if let recording { throw recording.requireOrder("whether a destination object exists") }
         guard layout.entity(named: id.entity) != nil else { return false }
         return try state.destination.object(id, readingToMany: false) != nil
     }
 
     /// The ID of every object in the new store, by entity then key: IDs only.
     func objectIDs() throws -> [ObjectID] {
+        if let recording { throw recording.requireOrder("the new store's objects") }
         var ids: [ObjectID] = []
         for entity in layout.entities where !entity.isAbstract {
             let cursor = try state.destination.objects(of: entity.name, includingSubentities: false)
@@ -70,6 +79,7 @@ struct DestinationCheckpoint {
     /// The stored value of the attribute `key` of an object (nil for NULL), as the store holds
     /// it: an attribute only, never a relationship's key.
     func storedAttribute(_ key: String, of object: DestinationObject) throws -> AttributeValue? {
+        if let recording { throw recording.requireOrder("a stored value of a destination object") }
         guard try layout.requireEntity(object.entity).attribute(named: key) != nil else {
             throw MoltError(
                 .migration, "the destination entity has no stored attribute \"\(key)\"", entity: object.entity,
@@ -85,19 +95,22 @@ struct DestinationCheckpoint {
     /// Inserts an object (the manager's `createDestinationObject`): nothing is read back, and
     /// its row gets the keys the plan writes with a policy's own objects.
     func insert(entity: String, attributes: [String: ExpressionValue]) throws -> DestinationObject {
-        try state.createDestinationObject(entity: entity, attributes: attributes)
+        if let recording { return try recording.insert(entity: entity, attributes: attributes) }
+        return try state.createDestinationObject(entity: entity, attributes: attributes)
     }
 
     /// Makes the current mapping's default object from `source` (the manager's
     /// `createDefaultDestinationInstance`): a write, with the keys the plan writes at insert.
     /// The mapping's values read no destination object when the plan writes keys at insert.
     func createDefaultDestinationInstance(for source: SourceObject) throws -> DestinationObject {
-        try state.createDefaultDestinationInstance(for: source)
+        if let recording { return try recording.createDefaultDestinationInstance(for: source) }
+        return try state.createDefaultDestinationInstance(for: source)
     }
 
     /// Sets attribute values of an object (the manager's `setAttributes`): an update of
     /// attribute columns, nothing read back.
     func setAttributes(_ attributes: [String: ExpressionValue], of object: DestinationObject) throws {
+        if let recording { return try recording.setAttributes(attributes, of: object) }
         try state.setAttributes(attributes, of: object)
     }
 }

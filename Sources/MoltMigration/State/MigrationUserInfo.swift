@@ -1,3 +1,4 @@
+internal import Foundation
 internal import MoltCore
 
 /// The manager's `userInfo`: one mutable store of values shared by every entity mapping, every
@@ -15,35 +16,41 @@ internal import MoltCore
 /// manager.userInfo.modify("authors", default: [String: DestinationObject]()) { $0[name] = author }
 /// ```
 ///
-/// A manager is used from one thread, so this store is too.
+/// Hooks that create instances concurrently
+/// (``EntityMigrationPolicy/createsInstancesConcurrently``) reach it from several threads: each
+/// read and write is whole, but what they store must not depend on the order objects come in.
 public final class MigrationUserInfo {
     private var values: [String: any Sendable] = [:]
+    /// Hooks that create instances concurrently may reach it from several threads at once.
+    private let lock = NSLock()
 
     init() {}
 
     /// The value stored under `key`, or nil; setting nil removes it.
     public subscript(key: String) -> (any Sendable)? {
-        get { values[key] }
-        set { values[key] = newValue }
+        get { lock.withLock { values[key] } }
+        set { lock.withLock { values[key] = newValue } }
     }
 
     /// The value stored under `key` when it is a `T`; nil when there is none or it has
     /// another type.
     public subscript<T: Sendable>(key: String, as type: T.Type) -> T? {
-        values[key] as? T
+        lock.withLock { values[key] } as? T
     }
 
     /// Changes the value under `key` in place, starting from `initial` when there is none, and
     /// returns what `body` returns. The value is taken out of the store while `body` runs, so a
-    /// growing table is never copied. A value of another type under `key` is an error.
+    /// growing table is never copied. A value of another type under `key` is an error. (Not
+    /// for hooks that run concurrently: another thread's `modify` of the same key meanwhile
+    /// starts from `initial`.)
     @discardableResult
     public func modify<T: Sendable, Result>(
         _ key: String, default initial: @autoclosure () -> T, _ body: (inout T) throws -> Result
     ) throws -> Result {
         var value: T
-        if let stored = values.removeValue(forKey: key) {
+        if let stored = lock.withLock({ values.removeValue(forKey: key) }) {
             guard let typed = stored as? T else {
-                values[key] = stored
+                lock.withLock { values[key] = stored }
                 throw MoltError(
                     .entityMigrationPolicy,
                     "the manager's userInfo holds a \(type(of: stored)) under \"\(key)\", not a \(T.self)")
@@ -52,16 +59,16 @@ public final class MigrationUserInfo {
         } else {
             value = initial()
         }
-        defer { values[key] = value }
+        defer { lock.withLock { values[key] = value } }
         return try body(&value)
     }
 
     /// Every key with a value.
-    public var keys: [String] { values.keys.sorted() }
+    public var keys: [String] { lock.withLock { values.keys.sorted() } }
 
     /// Whether a value is stored under `key`.
-    public func contains(_ key: String) -> Bool { values[key] != nil }
+    public func contains(_ key: String) -> Bool { lock.withLock { values[key] != nil } }
 
     /// Removes every value.
-    public func removeAll() { values.removeAll() }
+    public func removeAll() { lock.withLock { values.removeAll() } }
 }

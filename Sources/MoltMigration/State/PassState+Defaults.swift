@@ -30,9 +30,35 @@ extension PassState {
             error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)
         }
+        var context: EvaluationContext?
+        let row = try Self.defaultRow(of: source, compiled: compiled, columns: columns, mapping: mapping) {
+            index, expression, propertyMapping in
+            let made = context ?? evaluationContext(source: source.id)
+            context = made
+            return try evaluate(
+                expression, made, mapping: mapping, object: source.id, property: compiled.attributes[index].name,
+                at: propertyMapping)
+        }
+        do {
+            // With the to-one keys the plan writes with the row (``KeyAtInsert``).
+            return DestinationObject(
+                id: try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false))
+        } catch var error as MoltError {
+            error.message = "\(mapping.name): \(source.id): \(error.message)"
+            throw error.about(entity: mapping.name)
+        }
+    }
+
+    /// The default object's row of `source`: each attribute's value, its own (read with the
+    /// object) or `evaluate`d, in the mapping's order, then converted in column order. A
+    /// conversion's failure names the mapping and the object. Reads nothing but `source` and
+    /// `columns` unless it calls `evaluate`, so a copy worker can make it (``CopyRecording``).
+    static func defaultRow(
+        of source: SourceObject, compiled: CompiledMapping, columns: DestinationColumns, mapping: EntityMapping,
+        evaluate: (Int, CompiledExpression, PropertyMapping?) throws -> ExpressionValue
+    ) throws -> [AttributeValue?] {
         var row = columns.defaults
         var given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count)
-        var context: EvaluationContext?
         for index in compiled.attributes.indices {
             if let key = compiled.sourceAttributes[index] {
                 // `$source.<attribute>`: the value read, as evaluating the key path gives it
@@ -47,11 +73,7 @@ extension PassState {
             }
             switch compiled.attributes[index].value {
             case .expression(let expression, let propertyMapping):
-                let made = context ?? evaluationContext(source: source.id)
-                context = made
-                given[index] = try evaluate(
-                    expression, made, mapping: mapping, object: source.id, property: compiled.attributes[index].name,
-                    at: propertyMapping)
+                given[index] = try evaluate(index, expression, propertyMapping)
             case .modelDefault:
                 continue
             case .noValue:
@@ -63,13 +85,11 @@ extension PassState {
                 guard let value = given[index] else { continue }
                 row[columns.column[index]] = try AttributeAssignment.convert(value, to: columns.attribute[index])
             }
-            // With the to-one keys the plan writes with the row (``KeyAtInsert``).
-            return DestinationObject(
-                id: try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false))
         } catch var error as MoltError {
             error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)
         }
+        return row
     }
 
     /// Where the mapping's attribute values go in a row of `entity`, worked out on first use.

@@ -66,7 +66,7 @@ extension PassState {
 
     /// The row of `attributes` for `plan`'s entity, converted in column order (so the first
     /// failure is the same whatever the dictionary's order), an unknown name after that.
-    private static func row(
+    static func row(
         of attributes: [String: ExpressionValue], plan: InsertPlan, entity: String
     ) throws -> [AttributeValue?] {
         var row = plan.defaults
@@ -103,9 +103,14 @@ extension PassState {
 
     /// The work of the manager's `associate` (its documentation is there).
     func associate(source: SourceObject, destination: DestinationObject) throws {
+        try associate(source: source.id, destination: destination.id)
+    }
+
+    /// Associates `source` with `destination` for the current mapping.
+    func associate(source: ObjectID, destination: ObjectID) throws {
         // The running mapping's number, known since ``begin(_:)``: not looked up by name.
         let number = try currentMappingNumber ?? self.number(of: try requireCurrentMapping().name)
-        try associate(source: source.id, destination: destination.id, mappingNumber: number)
+        try associate(source: source, destination: destination, mappingNumber: number)
     }
 
     func associate(source: ObjectID, destination: ObjectID, mapping: String) throws {
