@@ -30,8 +30,13 @@ public final class DifferentialNoHooksPolicy: EntityMigrationPolicy {
     public required init() {}
 }
 
-/// A policy with its own `createDestinationInstances`, which makes the default destination object.
+/// A policy with its own `createDestinationInstances`, which makes the default destination
+/// object; it says it may run on the copy pass's workers (where the default object of a value
+/// that is an expression is made in order).
 public final class DifferentialCreatePolicy: EntityMigrationPolicy {
+    /// The hook depends on its source object alone.
+    public override class var createsInstancesConcurrently: Bool { true }
+
     /// Made by the engine, once per run of an entity mapping.
     public required init() {}
 
@@ -68,8 +73,12 @@ public final class DifferentialAllHooksPolicy: EntityMigrationPolicy {
 /// its association. In a one-pass step, at every fifth source object it looks at the objects
 /// of its entity made so far and fails if one has a relationship: Core Data's copy pass makes
 /// objects without relationships, and no route may show one earlier (keys written with new
-/// rows, ``/MoltMigration/RelatePlan/keysAtInsert``, must not be seen).
+/// rows, ``/MoltMigration/RelatePlan/keysAtInsert``, must not be seen). It says it may run on
+/// the copy pass's workers: the objects that look run in order.
 public final class DifferentialOwnObjectsPolicy: EntityMigrationPolicy {
+    /// What it makes depends on its source object alone; looking needs the order.
+    public override class var createsInstancesConcurrently: Bool { true }
+
     /// Made by the engine, once per run of an entity mapping.
     public required init() {}
 
