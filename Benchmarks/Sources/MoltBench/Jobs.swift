@@ -23,8 +23,8 @@ struct JobResult: Codable {
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
 enum Jobs {
     static let names = [
-        "molt-copy", "molt-copy-objects", "molt-ordered", "raw-copy", "loop-relate", "sql-relate", "molt-transform",
-        "loop-transform",
+        "molt-copy", "molt-copy-objects", "molt-copy-objects-one-thread", "molt-ordered", "raw-copy", "loop-relate",
+        "sql-relate", "molt-transform", "molt-transform-one-thread", "loop-transform",
         "molt-fetch", "molt-delete", "molt-walk", "molt-add", "raw-add", "molt-rename", "raw-rename", "molt-rebuild",
         "raw-rebuild",
     ]
@@ -32,11 +32,12 @@ enum Jobs {
     static func run(_ name: String, store: URL, models: URL, sqlLog: URL) throws -> JobResult {
         let v1 = try BenchModels.load("V1", from: models)
         switch name {
-        case "molt-copy", "molt-copy-objects":
+        case "molt-copy", "molt-copy-objects", "molt-copy-objects-one-thread":
             let destination = try BenchModels.load("Copy", from: models)
             var options = MigrationOptions()
             options.allowsSQLOnCopy = name == "molt-copy"
             options.allowsRelateInSQL = name == "molt-copy"
+            if name.hasSuffix("one-thread") { options.jobs = 1 }
             return try heavyweight(store: store, source: v1, destination: destination, policy: nil, options: options)
         case "molt-ordered":
             let destination = try BenchModels.load("Ordered", from: models)
@@ -51,12 +52,14 @@ enum Jobs {
             return try RelateBaselines.rowByRow(store: store, destination: try BenchModels.load("Copy", from: models))
         case "sql-relate":
             return try RelateBaselines.inSQL(store: store, destination: try BenchModels.load("Copy", from: models))
-        case "molt-transform":
+        case "molt-transform", "molt-transform-one-thread":
             let destination = try BenchModels.load("Transform", from: models)
             CompiledPolicies.register([BenchTransformPolicy.self])
+            var options = MigrationOptions()
+            if name.hasSuffix("one-thread") { options.jobs = 1 }
             return try heavyweight(
                 store: store, source: v1, destination: destination, policy: "BenchTransformPolicy",
-                options: MigrationOptions())
+                options: options)
         case "molt-fetch", "molt-delete":
             let fetching = name == "molt-fetch"
             let destination = try BenchModels.load(fetching ? "Lookup" : "Transform", from: models)

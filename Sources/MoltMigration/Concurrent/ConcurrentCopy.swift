@@ -35,7 +35,7 @@ struct ConcurrentCopy {
         let managers = (0..<jobs).map { _ in
             let worker = WorkerState(
                 pass: state, reading: reading, recording: CopyRecording(sequence: 0, plans: plans, defaultRow: nil))
-            return (worker, MigrationManager(state: worker))
+            return (worker, MigrationManager(state: worker), CopyRecording.ColumnsMemo())
         }
         let policy = policy
         let mapping = mapping
@@ -45,8 +45,9 @@ struct ConcurrentCopy {
             workers: jobs, window: 2 * jobs + 1, sourceLock: lock, isCancelled: { cancellation.error },
             read: { try shared.0.nextBatch() },
             process: { index, stored, sequence in
-                let (worker, manager) = shared.1[index]
-                let recording = CopyRecording(sequence: sequence, plans: plans, defaultRow: defaultRow)
+                let (worker, manager, columns) = shared.1[index]
+                let recording = CopyRecording(
+                    sequence: sequence, plans: plans, defaultRow: defaultRow, columns: columns)
                 worker.recording = recording
                 let source = SourceObject(stored: stored, complete: false, reader: reading)
                 do {

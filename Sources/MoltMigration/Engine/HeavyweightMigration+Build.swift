@@ -160,6 +160,21 @@ extension HeavyweightMigration {
         }
     }
 
+    /// The tables whose to-one key columns the copy pass fills with each new row (``KeyAtInsert``),
+    /// with those columns: an index on them is set aside while a table fills from empty
+    /// (``IndexesSetAside``), and made again before the relate pass reads them. A policy that
+    /// fetches by such a column meanwhile finds the same objects, by reading the table.
+    func keyColumnsFilled(
+        _ keys: [String: [KeyAtInsert]], layout: StoreLayout
+    ) -> [(table: String, columns: [String])] {
+        var filled: [String: [String]] = [:]
+        for link in keys.values.joined() {
+            guard let table = layout.entity(named: link.owner)?.table else { continue }
+            filled[table, default: []] += link.columns
+        }
+        return filled.sorted { $0.key < $1.key }.map { (table: $0.key, columns: $0.value) }
+    }
+
     /// Copy, relate, validate and `end` for each mapping model, then the final checks.
     func runPasses(
         state: PassState, manager: MigrationManager, destination: ObjectStore,
@@ -195,10 +210,16 @@ extension HeavyweightMigration {
             }
             let before = report.mappings.count
             try transaction.begin()
-            try CopyPass(
-                state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
-                jobs: options.jobs
-            ).run(report: &report)
+            // The columns keys at insert fill row by row: their indexes are made once, after.
+            try IndexesSetAside.whileFilling(
+                keyColumnsFilled(work.pass(index).keysAtInsert, layout: destination.layout),
+                layout: destination.layout, destination.store.connection
+            ) {
+                try CopyPass(
+                    state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
+                    jobs: options.jobs
+                ).run(report: &report)
+            }
             try RelatePass(
                 state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
                 batchSize: options.batchSize,

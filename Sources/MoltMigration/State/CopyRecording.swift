@@ -48,6 +48,8 @@ final class CopyRecording {
     private(set) var effects: [Effect] = []
     /// The provisional IDs handed out, in order.
     private(set) var made: [ObjectID] = []
+    /// The worker's memo of attribute columns (``PassState/row(of:plan:entity:memo:)``).
+    private let columns: ColumnsMemo
     /// What a non-throwing call kept (Core Data's `associate`), thrown when the hook returns.
     var deferredError: (any Error)?
     /// The first call the recording could not answer: the hook must run in order, even when
@@ -56,11 +58,18 @@ final class CopyRecording {
 
     init(
         sequence: Int64, plans: [String: InsertPlan],
-        defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?], failure: String))?
+        defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?], failure: String))?,
+        columns: ColumnsMemo = ColumnsMemo()
     ) {
         self.sequence = sequence
         self.plans = plans
         self.defaultRow = defaultRow
+        self.columns = columns
+    }
+
+    /// A worker's memo of the attribute columns its hooks name, kept from one object to the next.
+    final class ColumnsMemo {
+        var value: AttributeColumns = (nil, [])
     }
 
     /// The error for a call only the writing thread can answer, noted (``needsOrder``).
@@ -88,7 +97,7 @@ final class CopyRecording {
         guard let plan = plans[entity] else {
             throw requireOrder("insertNewObject of \(entity), which the new model has no table for")
         }
-        let row = try PassState.row(of: attributes, plan: plan, entity: entity)
+        let row = try PassState.row(of: attributes, plan: plan, entity: entity, memo: &columns.value)
         return try insert(entity: entity, row: row, plan: plan, byPolicy: true, failure: nil)
     }
 

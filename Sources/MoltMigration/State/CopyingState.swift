@@ -12,5 +12,9 @@ final class CopyingState {
     var insertPlan: (entity: String, plan: InsertPlan)?
     /// The columns of the attribute names `createDestinationObject` was last given, in the
     /// order its dictionary gave them, for the insert plan named (by identity).
-    var attributeColumns: (plan: ObjectIdentifier?, columns: [(name: String, column: Int)]) = (nil, [])
+    var attributeColumns: AttributeColumns = (nil, [])
 }
+
+/// The columns of the attribute names last given for an insert plan (by identity), in the
+/// order the names came: what ``PassState/row(of:plan:entity:memo:)`` checks first.
+typealias AttributeColumns = (plan: ObjectIdentifier?, columns: [(name: String, column: Int)])

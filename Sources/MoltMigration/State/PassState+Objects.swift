@@ -21,25 +21,36 @@ extension PassState {
             plan = try writer.insertPlan(for: entity)
             copying.insertPlan = (entity, plan)
         }
+        let row = try Self.row(of: attributes, plan: plan, entity: entity, memo: &copying.attributeColumns)
+        // The current source's to-one keys, when the plan writes them with the row and the
+        // object is of the mapping's destination entity (``KeyAtInsert``).
+        return DestinationObject(
+            id: try insertNewObject(
+                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: copying.sourceObject,
+                byPolicy: true))
+    }
+
+    /// The row of `attributes` for `plan`'s entity. A policy passes the same names object after
+    /// object, and a dictionary built the same way walks them in the same order: each name is
+    /// compared with the one at its place last time (`memo`, no hashing) before it is looked
+    /// up. A name or value that does not fit: the failure reported is the one in column order.
+    static func row(
+        of attributes: [String: ExpressionValue], plan: InsertPlan, entity: String, memo: inout AttributeColumns
+    ) throws -> [AttributeValue?] {
         var row = plan.defaults
-        // A policy passes the same names object after object, and a dictionary built the same
-        // way walks them in the same order: each name is compared with the one at its place
-        // last time (no hashing) before it is looked up.
-        let memo = ObjectIdentifier(plan)
-        if copying.attributeColumns.plan != memo { copying.attributeColumns = (memo, []) }
+        let planIdentity = ObjectIdentifier(plan)
+        if memo.plan != planIdentity { memo = (planIdentity, []) }
         var failed = false
         for (position, (name, value)) in attributes.enumerated() {
             let column: Int
-            if position < copying.attributeColumns.columns.count,
-                copying.attributeColumns.columns[position].name == name
-            {
-                column = copying.attributeColumns.columns[position].column
+            if position < memo.columns.count, memo.columns[position].name == name {
+                column = memo.columns[position].column
             } else if let found = plan.columnIndex[name] {
                 column = found
-                if position < copying.attributeColumns.columns.count {
-                    copying.attributeColumns.columns[position] = (name, column)
-                } else if position == copying.attributeColumns.columns.count {
-                    copying.attributeColumns.columns.append((name, column))
+                if position < memo.columns.count {
+                    memo.columns[position] = (name, column)
+                } else if position == memo.columns.count {
+                    memo.columns.append((name, column))
                 }
             } else {
                 failed = true
@@ -54,14 +65,8 @@ extension PassState {
                 break
             }
         }
-        // A name or value that does not fit: the failure reported is the one in column order.
         if failed { row = try Self.row(of: attributes, plan: plan, entity: entity) }
-        // The current source's to-one keys, when the plan writes them with the row and the
-        // object is of the mapping's destination entity (``KeyAtInsert``).
-        return DestinationObject(
-            id: try insertNewObject(
-                entity, row: row, plan: plan, mapping: currentEntityMapping?.name, source: copying.sourceObject,
-                byPolicy: true))
+        return row
     }
 
     /// The row of `attributes` for `plan`'s entity, converted in column order (so the first
