@@ -40,12 +40,19 @@ struct RunOptions: ParsableArguments {
             valueName: "seconds"))
     var inUseWait: Double = 10
 
+    @Option(
+        help: ArgumentHelp(
+            "Worker threads that read source objects and run policies during the copy pass, beside the one that writes (default: the machine's cores); 1 runs everything on one thread. The store is the same either way.",
+            valueName: "n"))
+    var jobs: Int?
+
     @OptionGroup var lock: LockOptions
 
     func validate() throws {
         if !(inUseWait >= 0 && inUseWait.isFinite) {
             throw ValidationError("--in-use-wait takes a number of seconds, 0 or more")
         }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of threads, 1 or more") }
     }
 
     /// The settings the run is made with.
@@ -56,6 +63,7 @@ struct RunOptions: ParsableArguments {
         options.unknownContents = unknownTables.contents
         options.inUseWait = inUseWait
         options.lockWait = lock.wait ?? 0
+        if let jobs { options.jobs = jobs }
         return options
     }
 
