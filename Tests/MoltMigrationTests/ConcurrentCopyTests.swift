@@ -100,7 +100,7 @@ struct ConcurrentCopyTests {
     init() {
         CompiledPolicies.register([
             ConcurrentRecordsTestPolicy.self, ConcurrentLookingTestPolicy.self, ConcurrentFailingTestPolicy.self,
-            ConcurrentSourceDeletingTestPolicy.self,
+            ConcurrentSourceDeletingTestPolicy.self, KeepsDefaultsTestPolicy.self,
         ])
     }
 
@@ -185,6 +185,32 @@ struct ConcurrentCopyTests {
         let report = try many.get()
         #expect(report.keysWrittenAtInsert == ["RecordToRecord.owner"])
         #expect(report.mappings.first { $0.mapping == "RecordToRecord" }?.destinationObjects == 400)
+    }
+
+    @Test("relationships in batches, computed a batch ahead on a thread of their own")
+    func relateAhead() throws {
+        // Authors and books: to-manys and to-ones the relate pass writes in batches.
+        let setup = try RelateInBatchesTests.Setup()
+        try RelateInBatchesTests.seed(setup.original, model: setup.source, authors: 60, books: 900)
+        var reports: [MigrationReport] = []
+        var rows: [String] = []
+        for jobs in [1, 4] {
+            let copy = try setup.folder.copy(setup.original, as: "jobs-\(jobs).sqlite")
+            var options = MigrationOptions()
+            options.jobs = jobs
+            options.batchSize = 16
+            options.allowsSQLOnCopy = false
+            options.allowsRelateInSQL = false
+            reports.append(
+                try HeavyweightMigration(
+                    store: copy, source: setup.source, destination: setup.destination, mapping: setup.mapping,
+                    options: options
+                ).run())
+            rows.append(try Self.rows(copy))
+        }
+        #expect(rows[1] == rows[0], "every row as one thread writes it")
+        #expect(reports[1].relatedInBatches == ["AuthorToAuthor", "BookToBook"])
+        #expect(reports[1].related == reports[0].related)
     }
 
     @Test("a policy that creates instances concurrently: its writes done in order")

@@ -15,10 +15,20 @@ struct RouteJSON: Encodable {
         let keysAtInsert: [String]
     }
 
+    /// How the copy pass makes a mapping's objects (``CopyPlan``).
+    struct Copy: Encodable {
+        let mapping: String
+        /// Worker threads; 1 when in order.
+        let threads: Int
+        /// Why in order, when it is.
+        let inOrder: String?
+    }
+
     struct Pass: Encodable {
         let pass: Int
         let mappingFile: String?
         let relate: [Relate]
+        let copy: [Copy]
     }
 
     /// `inPlace`, `sqlOnCopy` or `objects`.
@@ -40,7 +50,8 @@ struct RouteJSON: Encodable {
                         mapping: $0.mapping, strategy: Self.key($0.strategy), reason: $0.reason,
                         fallbacks: $0.fallbacks.map(Self.key), fallsBackWhen: $0.fallsBackWhen,
                         keysAtInsert: $0.keysAtInsert)
-                })
+                },
+                copy: pass.copy.map { Copy(mapping: $0.mapping, threads: $0.threads, inOrder: $0.inOrder) })
         }
     }
 

@@ -222,7 +222,7 @@ extension HeavyweightMigration {
             }
             try RelatePass(
                 state: state, manager: manager, policies: policies, transaction: transaction, progress: progress,
-                batchSize: options.batchSize,
+                batchSize: options.batchSize, jobs: options.jobs,
                 chains: work.pass(index).relate
             ).run(report: &report)
             for item in before..<report.mappings.count { report.mappings[item].pass = index + 1 }

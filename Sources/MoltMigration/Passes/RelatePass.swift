@@ -22,6 +22,9 @@ struct RelatePass {
     let transaction: BatchTransaction
     let progress: ProgressReporter
     let batchSize: Int
+    /// Threads the run may use (``MigrationOptions/jobs``): above 1, a strategy may compute the
+    /// next batch on a thread of its own while this one writes.
+    var jobs = 1
     /// How each of the pass's mappings is related, as the run's plan chose
     /// (``MigrationPlanner``); a mapping not listed goes object by object.
     let chains: [String: RelateChain]
@@ -45,7 +48,8 @@ struct RelatePass {
             let atInsert = try state.settleKeysAtInsert(mapping)
             let job = RelateJob(
                 mapping: mapping, policy: policy, manager: manager, state: state, transaction: transaction,
-                tally: tally, batchSize: batchSize, count: totals[mapping.name] ?? 0, keysAtInsert: atInsert)
+                tally: tally, batchSize: batchSize, count: totals[mapping.name] ?? 0, keysAtInsert: atInsert,
+                jobs: jobs)
             report.related.append(try relate(job, by: chains[mapping.name] ?? .objectByObject))
             try endRelationshipCreation(mapping, policy)
         }

@@ -76,8 +76,17 @@ struct MigrationPlanner {
                     mapping: entityMapping.name,
                     keysAtInsert: pass.keysAtInsert[entityMapping.name]?.map(\.relationship) ?? [])
             }
+            let copy = mapping.entityMappings.compactMap { entityMapping -> CopyPlan? in
+                guard entityMapping.kind.readsSource, let policy = policyTypes[index][entityMapping.name] else {
+                    return nil
+                }
+                let inOrder = CopyConcurrency.inOrderReason(
+                    entityMapping, policy: policy, compiled: facts.compiled(entityMapping), jobs: options.jobs)
+                return CopyPlan(
+                    mapping: entityMapping.name, threads: inOrder == nil ? options.jobs : 1, inOrder: inOrder)
+            }
             work.passes.append(pass)
-            passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate))
+            passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate, copy: copy))
         }
         var plan = MigrationPlan(route: .objects, reason: objectReason, passes: passes)
         if let contents { plan.contents = forecast(contents, unknownKept: options.unknownContents == .keep) }

@@ -1,5 +1,6 @@
 import MoltCore
 import MoltMapping
+import MoltModel
 import MoltStore
 
 /// The relate pass for a batch of destination objects whose policy keeps the default
@@ -21,26 +22,69 @@ extension PassState {
         _ objects: [DestinationObject], mapping: EntityMapping, plan: RelateInBatches,
         skipping skipped: Set<String> = [], each: () throws -> Void
     ) throws {
+        try writeRelateBatch(
+            computeRelateBatch(objects, mapping: mapping, plan: plan, skipping: skipped), mapping: mapping, plan: plan,
+            each: each)
+    }
+
+    /// The relationship values of `objects`, computed in turn as the default does, with
+    /// nothing written: the source store, the association table and what was read ahead for
+    /// the batch are read, never the new store, so this may run on another thread than the
+    /// writes (``RelateInBatches``'s read-ahead), one batch ahead of them. A failure ends
+    /// the batch where it happened; ``writeRelateBatch(_:mapping:plan:each:)`` throws it there.
+    func computeRelateBatch(
+        _ objects: [DestinationObject], mapping: EntityMapping, plan: RelateInBatches, skipping skipped: Set<String>
+    ) -> ComputedRelateBatch {
         let compiled = compiledMapping(mapping)
-        var assignments: [String: [LinkAssignment]] = [:]
+        var computed = ComputedRelateBatch()
+        computed.objects.reserveCapacity(objects.count)
         // Whether the default relates objects of an entity, asked once per run of one entity.
         var entity: String?
         var relates = false
         for object in objects {
-            try checkCancelled()
-            if object.entity != entity {
-                relates = relatesByDefault(object, compiled)
-                entity = object.entity
+            var values = ComputedRelateBatch.Object(object: object)
+            do {
+                try checkCancelled()
+                if object.entity != entity {
+                    relates = relatesByDefault(object, compiled)
+                    entity = object.entity
+                }
+                if relates {
+                    values.sources = try sourceIDs(for: object, mapping: mapping)
+                    for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated()
+                    where !skipped.contains(relationship.name) {
+                        let (collected, existing) = try relationshipValue(
+                            relationship, expression, propertyMapping,
+                            canonical: compiled.canonicalRelationships[index], of: object, from: values.sources,
+                            mapping: mapping)
+                        values.values.append((relationship, collected, existing))
+                    }
+                }
+            } catch {
+                values.failure = error
+                computed.objects.append(values)
+                return computed
             }
+            computed.objects.append(values)
+        }
+        return computed
+    }
+
+    /// Writes what ``computeRelateBatch(_:mapping:plan:skipping:)`` computed, as the
+    /// object-by-object calls would: object by object, each relationship outside the plan's
+    /// batched ones set at once and each batched one checked, then the batched ones written
+    /// one relationship at a time for the whole batch (``ObjectWriter/setLinks(_:_:)``).
+    func writeRelateBatch(
+        _ computed: ComputedRelateBatch, mapping: EntityMapping, plan: RelateInBatches, each: () throws -> Void
+    ) throws {
+        let compiled = compiledMapping(mapping)
+        var assignments: [String: [LinkAssignment]] = [:]
+        for values in computed.objects {
+            let object = values.object
+            try checkCancelled()
             try PolicyCall.run(mapping, "createRelationships", object: object.id, state: self) {
-                guard relates else { return }
-                let sources = try sourceIDs(for: object, mapping: mapping)
-                for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated()
-                where !skipped.contains(relationship.name) {
-                    let (collected, existing) = try relationshipValue(
-                        relationship, expression, propertyMapping, canonical: compiled.canonicalRelationships[index],
-                        of: object, from: sources, mapping: mapping)
-                    try withRelationshipContext(mapping, object, sources, relationship) {
+                for (relationship, collected, existing) in values.values {
+                    try withRelationshipContext(mapping, object, values.sources, relationship) {
                         guard plan.batched.contains(relationship.name) else {
                             try setRelationship(relationship.name, of: object, to: collected, existing: existing)
                             return
@@ -56,6 +100,7 @@ extension PassState {
                             LinkAssignment(owner: object.id, targets: targets))
                     }
                 }
+                if let failure = values.failure { throw failure }
             }
             try each()
         }
@@ -81,4 +126,18 @@ extension PassState {
         var seen: Set<ObjectID> = []
         return ids.filter { seen.insert($0).inserted }
     }
+}
+
+/// A batch's relationship values, computed and not written yet
+/// (``PassState/computeRelateBatch(_:mapping:plan:skipping:)``).
+struct ComputedRelateBatch {
+    struct Object {
+        let object: DestinationObject
+        var sources: [ObjectID] = []
+        var values: [(relationship: Relationship, objects: [DestinationObject], existing: KnownObjects)] = []
+        /// What computing the object's values threw; the batch ends with this object.
+        var failure: (any Error)?
+    }
+
+    var objects: [Object] = []
 }

@@ -114,6 +114,23 @@ struct RelateInBatches: RelateStrategy {
 
     var relationshipsWrittenAsASet: Set<String> { batched }
 
+    /// Whether the mapping's values can be computed on a thread of their own, a batch ahead of
+    /// the writes: every association they read is in memory (``KeptKeyIndex``: the mapping's
+    /// own, and the target mapping of each value), so computing them reads the source store,
+    /// never the new one, whose connection the writes use.
+    func computesApart(_ state: PassState, compiled: CompiledMapping, skipping skipped: Set<String>) -> Bool {
+        guard !state.evaluatesEveryValue, state.associations.keptIndex(of: number)?.sourceEntity != nil else {
+            return false
+        }
+        for (index, (relationship, _, _)) in compiled.relationships.enumerated()
+        where !skipped.contains(relationship.name) {
+            guard let target = compiled.canonicalRelationships[index]?.entityMapping,
+                let targetNumber = try? state.number(of: target), state.associations.keptIndex(of: targetNumber) != nil
+            else { return false }
+        }
+        return true
+    }
+
     func relate(_ job: RelateJob) throws -> RelateResult {
         let state = job.state
         // Relationships whose inverse another mapping already wrote with these very links.
@@ -131,13 +148,15 @@ struct RelateInBatches: RelateStrategy {
         if compiled.relationships.allSatisfy({ skipped.contains($0.relationship.name) }) {
             job.advanceAll()
         } else {
+            let mapping = job.mapping
             try job.forEachBatch(
                 relationshipsOnly: true, reads: sourceRelationships(skipping: skipped, of: compiled),
-                filled: joinTablesFilled(skipping: skipped, layout: state.destination.layout)
-            ) { objects in
-                try state.relateBatchByDefault(
-                    objects, mapping: job.mapping, plan: self, skipping: skipped, each: job.step)
-            }
+                filled: joinTablesFilled(skipping: skipped, layout: state.destination.layout),
+                ahead: computesApart(state, compiled: compiled, skipping: skipped),
+                compute: { objects in state.computeRelateBatch(objects, mapping: mapping, plan: self, skipping: skipped)
+                },
+                write: { computed in try state.writeRelateBatch(computed, mapping: mapping, plan: self, each: job.step)
+                })
         }
         try recordWritten(batched.subtracting(alreadyWritten), state)
         return .done

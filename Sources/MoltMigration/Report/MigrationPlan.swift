@@ -45,11 +45,31 @@ public struct PassPlan: Sendable, Equatable {
     /// How each entity mapping that reads source objects has its relationships set, in the
     /// mapping model's order (object-by-object route only).
     public var relate: [RelatePlan]
+    /// How the copy pass makes each entity mapping's objects that reads source objects, in the
+    /// mapping model's order (object-by-object route only).
+    public var copy: [CopyPlan] = []
 
-    public init(number: Int, mappingFile: String?, relate: [RelatePlan]) {
+    public init(number: Int, mappingFile: String?, relate: [RelatePlan], copy: [CopyPlan] = []) {
         self.number = number
         self.mappingFile = mappingFile
         self.relate = relate
+        self.copy = copy
+    }
+}
+
+/// How the copy pass makes one entity mapping's objects: on worker threads beside the one
+/// that writes (``MigrationOptions/jobs``), or in order on one thread, and why.
+public struct CopyPlan: Sendable, Equatable {
+    public var mapping: String
+    /// Worker threads that run the mapping's hooks; 1 when it runs in order.
+    public var threads: Int
+    /// Why the mapping runs in order, when it does.
+    public var inOrder: String?
+
+    public init(mapping: String, threads: Int, inOrder: String?) {
+        self.mapping = mapping
+        self.threads = threads
+        self.inOrder = inOrder
     }
 }
 
@@ -127,6 +147,15 @@ extension MigrationPlan: CustomStringConvertible {
                 let how =
                     relate.strategy == .nothing ? "nothing to relate" : "relationships \(relate.strategy.rawValue)"
                 lines.append("  \(relate.mapping): \(how) (\(relate.reason))\(atInsert)\(fallback)")
+            }
+            // Said only when some mapping runs on workers (one thread is the rule elsewhere).
+            let onWorkers = pass.copy.filter { $0.inOrder == nil }
+            if let threads = onWorkers.first?.threads {
+                lines.append(
+                    "  copy on \(threads) worker threads: \(onWorkers.map(\.mapping).joined(separator: ", "))")
+                for plan in pass.copy where plan.inOrder != nil {
+                    lines.append("  copy in order: \(plan.mapping) (\(plan.inOrder ?? ""))")
+                }
             }
         }
         if !contents.isEmpty {

@@ -16,9 +16,10 @@ public struct DifferentialRunner: Sendable {
         case inBatches = "+relate in batches"
         /// Relationships set in SQL, and in batches where not.
         case inSQL = "+relate in SQL"
-        /// Relationships in SQL and in batches, and the copy pass on three worker threads
-        /// (``/MoltMigration/MigrationOptions/jobs``); every other route runs on one thread.
-        case threads = "+copy on threads"
+        /// Relationships in batches, on three threads (``/MoltMigration/MigrationOptions/jobs``):
+        /// the copy pass's workers, and the relate pass computing a batch ahead of its writes;
+        /// every other route runs on one thread.
+        case threads = "+on threads"
         /// Every switch on: the engine's own choice, the whole step as SQL on a copy when it can.
         case sqlOnCopy = "+SQL on a copy"
         /// ``LightweightMigration`` in place, for an inferred step.
@@ -34,7 +35,7 @@ public struct DifferentialRunner: Sendable {
             var options = MigrationOptions()
             options.batchSize = batchSize
             options.allowsSQLOnCopy = [.sqlOnCopy, .inPlace].contains(self)
-            options.allowsRelateInSQL = [.inSQL, .threads, .sqlOnCopy, .inPlace].contains(self)
+            options.allowsRelateInSQL = [.inSQL, .sqlOnCopy, .inPlace].contains(self)
             options.jobs = self == .threads ? 3 : 1
             options.allowsRelateInBatches = self != .objectByObject
             // The reference evaluates every value: the other routes' shortcuts are compared
