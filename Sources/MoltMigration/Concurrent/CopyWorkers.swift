@@ -31,6 +31,9 @@ final class CopyWorkers: @unchecked Sendable {
         var outcomes: [Outcome]
     }
 
+    /// How many objects a worker runs between two looks at cancellation and stopping.
+    static let checkEvery = 32
+
     /// Reads the next batch of source objects (nil: no more); called under the source lock.
     typealias Read = () throws -> [StoredObject]?
     /// Runs one object's hook on a worker (given the worker's index and the object's number).
@@ -171,11 +174,15 @@ final class CopyWorkers: @unchecked Sendable {
                 var outcomes: [Outcome] = []
                 outcomes.reserveCapacity(objects.count)
                 for (offset, object) in objects.enumerated() {
-                    if let error = isCancelled() {
-                        hand(over: .failure(error), at: number)
-                        return
+                    // Every so many objects (the locks are shared with the other threads):
+                    // the writing thread checks each object itself.
+                    if offset % Self.checkEvery == 0 {
+                        if let error = isCancelled() {
+                            hand(over: .failure(error), at: number)
+                            return
+                        }
+                        if isStopping { return }
                     }
-                    if isStopping { return }
                     outcomes.append(process(index, object, first + Int64(offset)))
                 }
                 hand(over: .success(Batch(objects: objects, outcomes: outcomes)), at: number)

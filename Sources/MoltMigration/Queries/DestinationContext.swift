@@ -64,6 +64,16 @@ public struct DestinationContext {
         try checkpoint.insert(entity: entity, attributes: attributes.mapValues(\.expressionValue))
     }
 
+    /// Inserts a new object, as the call above does, with values that are already
+    /// ``/MoltMapping/ExpressionValue``s (as a policy that builds its values in a dictionary has
+    /// them): they are neither boxed nor copied.
+    @discardableResult
+    public func insertNewObject(
+        forEntityName entity: String, attributes: [String: ExpressionValue]
+    ) throws -> DestinationObject {
+        try checkpoint.insert(entity: entity, attributes: attributes)
+    }
+
     /// Deletes an object, applying the model's delete rules (Core Data's `delete(_:)`; see
     /// ``/MoltStore/ObjectWriter/delete(_:)``): Cascade deletes related objects, Nullify clears the other
     /// side, Deny refuses with 1600 while a related object stays. Deleted objects leave the
