@@ -18,6 +18,9 @@ struct JobResult: Codable {
     /// Seconds of each stage of the engine's runs: before the copy pass (opening, planning),
     /// copy, relate, and validate with what follows it (the swap).
     var stages: [String: Double]?
+    /// CPU seconds of the process, every thread's (user and system): with the wall time, how
+    /// many cores the job kept busy.
+    var cpuSeconds: Double?
 }
 
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
@@ -248,6 +251,14 @@ func seconds(since start: DispatchTime) -> Double {
 }
 
 /// The process's peak resident memory (VmHWM) in MiB.
+/// CPU seconds this process has used so far, every thread's (user and system).
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 func peakMemoryMB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })

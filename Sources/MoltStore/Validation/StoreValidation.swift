@@ -60,14 +60,25 @@ package struct StoreValidation {
 
     var model: ObjectModel { layout.model }
 
-    /// How many objects ``checkObjects(checkCancelled:progress:)`` reads.
-    package func objectCount() throws -> Int {
-        try layout.entities.filter { !$0.isAbstract }.reduce(0) { $0 + (try count(of: $1)) }
+    /// How many objects ``checkObjects(checkCancelled:progress:)`` reads (each entity's count
+    /// is kept for the progress it reports: counting is a scan of the table).
+    package mutating func objectCount() throws -> Int {
+        var total = 0
+        for entity in layout.entities where !entity.isAbstract {
+            let counted = try count(of: entity)
+            counts[entity.name] = counted
+            total += counted
+        }
+        return total
     }
+
+    /// Each entity's count, once ``objectCount()`` counted it.
+    private var counts: [String: Int] = [:]
 
     /// How many objects `entity` itself (not its sub-entities) has.
     private func count(of entity: EntityLayout) throws -> Int {
-        Int(
+        if let counted = counts[entity.name] { return counted }
+        return Int(
             try connection.scalar(
                 "SELECT count(*) FROM \(SQL.identifier(entity.table)) WHERE \"Z_ENT\" = \(entity.number)")?
                 .integerValue ?? 0)
