@@ -254,7 +254,7 @@ func seconds(since start: DispatchTime) -> Double {
 /// CPU seconds this process has used so far, every thread's (user and system).
 func cpuSeconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
