@@ -11,8 +11,8 @@ import Testing
 
 /// Says it creates instances concurrently: each Record from its own values and its owner's
 /// label (a related source object, read through the workers' shared reader), two writes and an
-/// association per source.
-final class ConcurrentRecordsTestPolicy: EntityMigrationPolicy {
+/// association per source; then what a subclass adds (``after(_:_:_:)``).
+class ConcurrentRecordsTestPolicy: EntityMigrationPolicy {
     override class var policyName: String { "ConcurrentRecordsTestPolicy" }
     override class var createsInstancesConcurrently: Bool { true }
     required init() {}
@@ -20,32 +20,26 @@ final class ConcurrentRecordsTestPolicy: EntityMigrationPolicy {
     override func createDestinationInstances(
         forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        _ = try Self.make(source, manager)
-    }
-
-    static func make(_ source: SourceObject, _ manager: MigrationManager) throws -> DestinationObject {
         let name = try source.text("name") ?? ""
         let made = try manager.destinationContext.insertNewObject(
             forEntityName: "Record", attributes: ["name": name.uppercased()])
         let owner = try source.objects("owner").first.map { try $0.text("label") ?? "" } ?? "none"
         try manager.setAttributes(["extra": .string("owned by \(owner)")], of: made)
         try manager.associate(source: source, destination: made)
-        return made
+        try after(made, source, manager)
     }
+
+    /// What a subclass does once the Record is made.
+    func after(_ made: DestinationObject, _ source: SourceObject, _ manager: MigrationManager) throws {}
 }
 
-/// Says it creates instances concurrently, but every 7th Record counts the Records made so far
-/// (a fetch: only in order), and every 11th tries a fetch with `try?` (a worker must not turn it
-/// into nothing): what each writes depends on running at its place in the order.
-final class ConcurrentLookingTestPolicy: EntityMigrationPolicy {
+/// Every 7th Record counts the Records made so far (a fetch: only in order), and every 11th
+/// tries a fetch with `try?` (a worker must not turn it into nothing): what each writes depends
+/// on running at its place in the order.
+final class ConcurrentLookingTestPolicy: ConcurrentRecordsTestPolicy {
     override class var policyName: String { "ConcurrentLookingTestPolicy" }
-    override class var createsInstancesConcurrently: Bool { true }
-    required init() {}
 
-    override func createDestinationInstances(
-        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        let made = try ConcurrentRecordsTestPolicy.make(source, manager)
+    override func after(_ made: DestinationObject, _ source: SourceObject, _ manager: MigrationManager) throws {
         let key = source.id.primaryKey
         if key % 7 == 0 {
             let count = try manager.destinationContext.count(for: FetchRequest(entityName: "Record"))
@@ -58,34 +52,24 @@ final class ConcurrentLookingTestPolicy: EntityMigrationPolicy {
     }
 }
 
-/// Says it creates instances concurrently, and fails on the Record named "record 150".
-final class ConcurrentFailingTestPolicy: EntityMigrationPolicy {
+/// Fails on the Record named "record 150".
+final class ConcurrentFailingTestPolicy: ConcurrentRecordsTestPolicy {
     struct Refused: Error, CustomStringConvertible {
         var description: String { "record 150 is refused" }
     }
 
     override class var policyName: String { "ConcurrentFailingTestPolicy" }
-    override class var createsInstancesConcurrently: Bool { true }
-    required init() {}
 
-    override func createDestinationInstances(
-        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        _ = try ConcurrentRecordsTestPolicy.make(source, manager)
+    override func after(_ made: DestinationObject, _ source: SourceObject, _ manager: MigrationManager) throws {
         if try source.text("name") == "record 150" { throw Refused() }
     }
 }
 
-/// Says it creates instances concurrently, yet deletes source objects (in order).
-final class ConcurrentSourceDeletingTestPolicy: EntityMigrationPolicy {
+/// Deletes source objects (in order), though it says it runs concurrently.
+final class ConcurrentSourceDeletingTestPolicy: ConcurrentRecordsTestPolicy {
     override class var policyName: String { "ConcurrentSourceDeletingTestPolicy" }
-    override class var createsInstancesConcurrently: Bool { true }
-    required init() {}
 
-    override func createDestinationInstances(
-        forSource source: SourceObject, in mapping: EntityMapping, manager: MigrationManager
-    ) throws {
-        _ = try ConcurrentRecordsTestPolicy.make(source, manager)
+    override func after(_ made: DestinationObject, _ source: SourceObject, _ manager: MigrationManager) throws {
         guard source.id.primaryKey >= 120, let owner = try source.objects("owner").first else { return }
         try manager.sourceContext.delete(owner)
     }

@@ -86,12 +86,12 @@ struct ConcurrentCopy {
     /// One object's writes, in order: those its worker recorded, or its hook run here.
     private func write(_ stored: StoredObject, _ outcome: CopyWorkers.Outcome, lock: NSLock) throws {
         let source = SourceObject(stored: stored, complete: false, reader: state)
-        state.copying.source = source.id
-        state.copying.sourceObject = source
-        defer {
-            state.copying.source = nil
-            state.copying.sourceObject = nil
-        }
+        try state.copying.visiting(source) { try write(source, stored, outcome, lock: lock) }
+    }
+
+    private func write(
+        _ source: SourceObject, _ stored: StoredObject, _ outcome: CopyWorkers.Outcome, lock: NSLock
+    ) throws {
         try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
             switch outcome {
             case .recorded(let recording):

@@ -49,14 +49,10 @@ struct CopyPass {
                 }
             } else if let entity = mapping.sourceEntityName {
                 try state.forEachSourceObject(of: entity, filterExpression: mapping.filter) { source in
-                    state.copying.source = source.id
-                    state.copying.sourceObject = source
-                    defer {
-                        state.copying.source = nil
-                        state.copying.sourceObject = nil
-                    }
-                    try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
-                        try policy.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+                    try state.copying.visiting(source) {
+                        try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
+                            try policy.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+                        }
                     }
                     read += 1
                     done += 1

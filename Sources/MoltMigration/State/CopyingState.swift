@@ -13,6 +13,17 @@ final class CopyingState {
     /// The columns of the attribute names `createDestinationObject` was last given, in the
     /// order its dictionary gave them, for the insert plan named (by identity).
     var attributeColumns: AttributeColumns = (nil, [])
+
+    /// Runs `body` while `source` is the object being copied.
+    func visiting<T>(_ source: SourceObject, _ body: () throws -> T) rethrows -> T {
+        self.source = source.id
+        sourceObject = source
+        defer {
+            self.source = nil
+            sourceObject = nil
+        }
+        return try body()
+    }
 }
 
 /// The columns of the attribute names last given for an insert plan (by identity), in the
