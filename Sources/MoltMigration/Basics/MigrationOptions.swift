@@ -13,15 +13,16 @@ public struct MigrationOptions: Sendable {
     /// Objects written per transaction of the new store.
     public var transactionSize = 5000
     /// Worker threads the copy pass reads source objects and runs `createDestinationInstances`
-    /// on, beside the one thread that writes the new store (by default, one per core). The
+    /// on, beside the one thread that writes the new store (by default one per core, at most
+    /// eight: the one writer is the bound, and each worker holds a few batches). The
     /// store is the same whatever the number: each object's writes are done in the source
     /// order. A mapping runs on workers when its objects are made by default from their own
     /// values, or its policy says ``EntityMigrationPolicy/createsInstancesConcurrently``; the
     /// others, and every mapping with 1, run in order on one thread.
     public var jobs = MigrationOptions.defaultJobs
 
-    /// One worker per core the process may use.
-    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// One worker per core the process may use, at most eight.
+    public static var defaultJobs: Int { min(8, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
     // The three route switches below exist for tests and benchmarks, which compare every route
     // with the object-by-object one: `@_spi(RouteSwitches) import MoltMigration` reaches them.
     // An app never needs them: each route gives the same store.
