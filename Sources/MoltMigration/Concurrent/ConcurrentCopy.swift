@@ -39,12 +39,24 @@ struct ConcurrentCopy {
         }
         let policy = policy
         let mapping = mapping
+        // Objects made by default need no policy call, manager or recording on the workers.
+        let byDefault =
+            !PolicyRegistry.hooks(of: type(of: policy)).contains(.createDestinationInstances) ? defaultRow : nil
         nonisolated(unsafe) let shared = (objects, managers)
         let cancellation = state.cancellation
         let workers = CopyWorkers(
             workers: jobs, window: 2 * jobs + 1, sourceLock: lock, isCancelled: { cancellation.error },
             read: { try shared.0.nextBatch() },
             process: { index, stored, sequence in
+                if let byDefault {
+                    let source = SourceObject(stored: stored, complete: false, reader: reading)
+                    do {
+                        let (entity, row, failure) = try byDefault(source)
+                        return .defaultRow(entity: entity, row: row, failure: failure)
+                    } catch {
+                        return .inOrder("\(error)")
+                    }
+                }
                 let (worker, manager, columns) = shared.1[index]
                 let recording = CopyRecording(
                     sequence: sequence, plans: plans, defaultRow: defaultRow, columns: columns)
@@ -94,6 +106,8 @@ struct ConcurrentCopy {
     ) throws {
         try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
             switch outcome {
+            case .defaultRow(let entity, let row, let failure):
+                try state.insertDefault(entity, row: row, of: source, mapping: mapping, failure: failure)
             case .recorded(let recording):
                 try state.replay(recording, of: source, mapping: mapping)
             case .failed(let recording, let error):

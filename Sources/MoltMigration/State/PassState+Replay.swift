@@ -39,4 +39,19 @@ extension PassState {
             }
         }
     }
+
+    /// The default object of `source`, its row made on a worker: inserted and associated as
+    /// ``createDefaultDestinationInstance(for:)`` does (its failures named alike).
+    func insertDefault(
+        _ entity: String, row: [AttributeValue?], of source: SourceObject, mapping: EntityMapping, failure: String
+    ) throws {
+        let made: ObjectID
+        do {
+            made = try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false)
+        } catch var error as MoltError {
+            error.message = "\(failure): \(error.message)"
+            throw error.about(entity: mapping.name)
+        }
+        try associate(source: source.id, destination: made)
+    }
 }
