@@ -38,7 +38,7 @@ public struct MigrationOptions: Sendable {
     @_spi(RouteSwitches) public var allowsRelateInSQL = true
     /// Let the relate pass write a relationship for a batch of objects at once when their
     /// policy keeps the default `createRelationships` and the values are Core Data's default
-    /// form (see `PassState.relateBatchByDefault`). The result is the same store; off,
+    /// form (see `RelateInBatches`). The result is the same store; off,
     /// each object's relationships are written by their own calls.
     @_spi(RouteSwitches) public var allowsRelateInBatches = true
     /// Evaluate every relationship value expression, even in Core Data's default form, whose

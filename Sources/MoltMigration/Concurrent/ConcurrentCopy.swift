@@ -31,17 +31,17 @@ struct ConcurrentCopy {
         let objects = try FilteredObjects(
             store: state.source, entity: entity, filter: filter, variables: state.variables(),
             includingSubentities: false, now: state.startDate, resolver: state.resolver, readingToMany: false)
-        // One manager per worker, whose state records the object its hook is running for.
-        let managers = (0..<jobs).map { _ in
-            let worker = WorkerState(
-                pass: state, reading: reading, recording: CopyRecording(sequence: 0, plans: plans, defaultRow: nil))
-            return (worker, MigrationManager(state: worker), CopyRecording.ColumnsMemo())
-        }
         let policy = policy
         let mapping = mapping
         // Objects made by default need no policy call, manager or recording on the workers.
         let byDefault =
             !PolicyRegistry.hooks(of: type(of: policy)).contains(.createDestinationInstances) ? defaultRow : nil
+        // Otherwise one manager per worker, whose state records the object its hook runs for.
+        let managers = (0..<(byDefault == nil ? jobs : 0)).map { _ in
+            let worker = WorkerState(
+                pass: state, reading: reading, recording: CopyRecording(sequence: 0, plans: plans, defaultRow: nil))
+            return (worker, MigrationManager(state: worker), CopyRecording.ColumnsMemo())
+        }
         nonisolated(unsafe) let shared = (objects, managers)
         let cancellation = state.cancellation
         let workers = CopyWorkers(

@@ -16,17 +16,6 @@ import MoltStore
 /// relationships of one mapping that are each other's inverse write the same links, so their
 /// order counts: such mappings are related object by object.
 extension PassState {
-    /// Sets the default relationships of `objects` (destination objects `mapping` made, in the
-    /// relate pass's order); `each` is called after each object's values are known.
-    func relateBatchByDefault(
-        _ objects: [DestinationObject], mapping: EntityMapping, plan: RelateInBatches,
-        skipping skipped: Set<String> = [], each: () throws -> Void
-    ) throws {
-        try writeRelateBatch(
-            computeRelateBatch(objects, mapping: mapping, plan: plan, skipping: skipped), mapping: mapping, plan: plan,
-            each: each)
-    }
-
     /// The relationship values of `objects`, computed in turn as the default does, with
     /// nothing written: the source store, the association table and what was read ahead for
     /// the batch are read, never the new store, so this may run on another thread than the

@@ -7,7 +7,8 @@ import MoltStore
 /// whose relationship values are Core Data's default form, where SQL cannot write them
 /// exactly: each destination object's values computed in turn, as the default does, and each
 /// relationship written once per batch of objects
-/// (``PassState/relateBatchByDefault(_:mapping:plan:skipping:each:)``). Only the source
+/// (``PassState/computeRelateBatch(_:mapping:plan:skipping:)``, then
+/// ``PassState/writeRelateBatch(_:mapping:plan:each:)``). Only the source
 /// relationships the values read are read ahead. A to-many relationship whose inverse another
 /// mapping already wrote with these very links is not written again (``InverseLinks``); a
 /// mapping with nothing else to write is not visited.
