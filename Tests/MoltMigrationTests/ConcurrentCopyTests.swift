@@ -145,6 +145,9 @@ struct ConcurrentCopyTests {
         switch (oneResult, manyResult) {
         case (.success(let first), .success(let second)):
             #expect(try rows(many) == rows(one), "every row as one thread writes it", sourceLocation: sourceLocation)
+            #expect(
+                try Data(contentsOf: many) == Data(contentsOf: one), "the same file, byte for byte",
+                sourceLocation: sourceLocation)
             #expect(first.mappings == second.mappings, sourceLocation: sourceLocation)
             #expect(first.keysWrittenAtInsert == second.keysWrittenAtInsert, sourceLocation: sourceLocation)
         case (.failure(let first), .failure(let second)):
@@ -178,8 +181,10 @@ struct ConcurrentCopyTests {
         try RelateInBatchesTests.seed(setup.original, model: setup.source, authors: 60, books: 900)
         var reports: [MigrationReport] = []
         var rows: [String] = []
-        for jobs in [1, 4] {
-            let copy = try setup.folder.copy(setup.original, as: "jobs-\(jobs).sqlite")
+        var files: [Data] = []
+        // Twice on one thread: the same file each run, not only each number of threads.
+        for jobs in [1, 4, 1] {
+            let copy = try setup.folder.copy(setup.original, as: "run-\(rows.count)-jobs-\(jobs).sqlite")
             var options = MigrationOptions()
             options.jobs = jobs
             options.batchSize = 16
@@ -191,8 +196,11 @@ struct ConcurrentCopyTests {
                     options: options
                 ).run())
             rows.append(try Self.rows(copy))
+            files.append(try Data(contentsOf: copy))
         }
         #expect(rows[1] == rows[0], "every row as one thread writes it")
+        #expect(files[1] == files[0], "the same file, byte for byte")
+        #expect(files[2] == files[0], "the same file, byte for byte, each run")
         #expect(reports[1].relatedInBatches == ["AuthorToAuthor", "BookToBook"])
         #expect(reports[1].related == reports[0].related)
     }

@@ -190,7 +190,9 @@ struct ContentsCopy {
                     [.integer(base), .integer(Int64(target.number))])?.integerValue ?? base
             nextKey[targetRoot.number] = max(base, allocated)
         }
-        for (root, key) in nextKey {
+        // In the entities' order: a dictionary's changes from process to process, and the
+        // order a page's rows are rewritten in decides where its free space falls.
+        for (root, key) in nextKey.sorted(by: { $0.key < $1.key }) {
             try connection.run(
                 "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", [.integer(key), .integer(Int64(root))])
         }

@@ -329,7 +329,9 @@ extension ObjectWriter {
             let owner = Int64(assignment.owner.primaryKey)
             let held = before[owner] ?? []
             let wanted = Set(assignment.targets.map(\.primaryKey))
-            for key in held where !wanted.contains(key) {
+            // In key order: a set's order changes from one set to the next, and the order rows
+            // are taken out in decides the pages' layout (the same store, byte for byte).
+            for key in held.sorted() where !wanted.contains(key) {
                 try remove.bind([.integer(owner), .integer(key)])
                 try remove.run()
                 countStatement()

@@ -136,7 +136,7 @@ extension ObjectWriter {
                     "SELECT \(otherColumn) FROM \(join) WHERE \(ownColumn) = ?", [.integer(id.primaryKey)]
                 )
                 .compactMap { $0[0].integerValue })
-            for key in existing where !wanted.contains(key) {
+            for key in existing.sorted() where !wanted.contains(key) {  // in key order: the same bytes each run
                 try run(
                     "DELETE FROM \(join) WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
                     [.integer(id.primaryKey), .integer(key)])

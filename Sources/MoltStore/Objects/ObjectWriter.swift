@@ -284,10 +284,13 @@ public final class ObjectWriter {
 
     // MARK: Finishing
 
-    /// Records the last primary key of each hierarchy in `Z_PRIMARYKEY.Z_MAX`.
+    /// Records the last primary key of each hierarchy in `Z_PRIMARYKEY.Z_MAX`, in the order of
+    /// the entities' numbers: the order rows of a page are rewritten in decides where its free
+    /// space falls, so a dictionary's order (which changes from process to process) would make
+    /// two runs of the same migration differ in their bytes.
     package func finish() throws {
-        for (root, last) in lastKeys {
-            guard let number = layout.entity(named: root)?.number else { continue }
+        let roots = lastKeys.compactMap { root, last in layout.entity(named: root).map { ($0.number, last) } }
+        for (number, last) in roots.sorted(by: { $0.0 < $1.0 }) {
             try run(
                 "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(Int64(number))],
                 counting: false)

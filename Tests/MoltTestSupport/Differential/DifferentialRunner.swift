@@ -61,6 +61,8 @@ public struct DifferentialRunner: Sendable {
         /// The persistent history after a successful run: each change and the object it names
         /// (``HistoryFixture/identities(in:layout:)``).
         public var history: [String] = []
+        /// The migrated store's file, after a successful run.
+        public var bytes: Data?
 
         /// Whether the run succeeded.
         public var succeeded: Bool { report != nil }
@@ -71,7 +73,8 @@ public struct DifferentialRunner: Sendable {
         public var outcome: Outcome
         /// The first difference from the reference, in words; nil when there is none.
         public var difference: String?
-        /// What kind of difference (`dump`, `report`, `failure`, `only`, `files`, `crash`), for the shrinker.
+        /// What kind of difference (`dump`, `report`, `failure`, `only`, `files`, `bytes`, `crash`), for
+        /// the shrinker.
         public var kind: String?
     }
 
@@ -137,12 +140,18 @@ public struct DifferentialRunner: Sendable {
                     batchSize: differentialCase.batchSize))
         }
         let reference = outcomes[0]
+        let oneThread = outcomes.first { $0.route == .inBatches }
         let results = outcomes.map { outcome in
-            let (difference, kind) =
+            var (difference, kind) =
                 outcome.route == .objectByObject
                 ? Self.problemsOfReference(outcome, before: before)
                 : Self.compare(outcome, with: reference, before: before)
-            return RouteResult(outcome: outcome, difference: difference, kind: kind)
+            if difference == nil, outcome.route == .threads, let oneThread {
+                (difference, kind) = Self.compareBytes(outcome, with: oneThread)
+            }
+            var kept = outcome
+            kept.bytes = nil  // compared; a session keeps its results
+            return RouteResult(outcome: kept, difference: difference, kind: kind)
         }
         return CaseResult(differentialCase: differentialCase, routes: results)
     }
@@ -171,6 +180,7 @@ public struct DifferentialRunner: Sendable {
             outcome.history =
                 (try? HistoryFixture.identities(in: store, layout: StoreLayout(model: destination)))
                 ?? ["(the history cannot be read)"]
+            if [.inBatches, .threads].contains(route) { outcome.bytes = try? Data(contentsOf: store) }
         case .failure(let error):
             outcome.error = "\(error)"
             outcome.errorCode = (error as? MoltError).map { "\($0.code)" } ?? "\(type(of: error))"
@@ -249,6 +259,25 @@ public struct DifferentialRunner: Sendable {
             return ("left \(outcome.leftovers) beside the store, the reference \(reference.leftovers)", "files")
         }
         return (nil, nil)
+    }
+
+    /// The threads route against the same options on one thread (``Route/inBatches``): the
+    /// workers' objects are written in the source's order, so the store must be the same file,
+    /// byte for byte, not only the same objects.
+    static func compareBytes(_ outcome: Outcome, with oneThread: Outcome) -> (String?, String?) {
+        guard let bytes = outcome.bytes, let wanted = oneThread.bytes else {
+            return oneThread.succeeded == outcome.succeeded
+                ? (nil, nil) : ("succeeded or failed unlike the same run on one thread", "only")
+        }
+        guard bytes != wanted else { return (nil, nil) }
+        let first =
+            zip(bytes, wanted).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(bytes.count, wanted.count)
+        return (
+            "the store differs in its bytes from the same run on one thread (\(Route.inBatches.rawValue)): "
+                + "\(bytes.count) bytes, that run \(wanted.count); first difference at byte \(first) (page \(first / 4096 + 1))",
+            "bytes"
+        )
     }
 
     /// The first differing lines of two dumps, with a little context.
