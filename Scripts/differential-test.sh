@@ -3,7 +3,8 @@
 # which generates model pairs, mapping files and stores from a seed and checks that every
 # route of the migration engine (relationships in batches, in SQL, the whole step as SQL over
 # a copy, a lightweight migration in place) gives the store, the failure and the report counts
-# of the object-by-object route. Diverging cases are shrunk and written to
+# of the object-by-object route, and that the copy on worker threads ("+on threads") writes the
+# very file, byte for byte, that the same run on one thread does. Diverging cases are shrunk and written to
 # .build/differential-failures/seed-<S>/ (or $MOLT_DIFFERENTIAL_OUT).
 #
 #   Scripts/differential-test.sh [--cases N] [--seed S] [--workers N] [--out DIR] [--exclude L]

@@ -5,7 +5,8 @@ import Testing
 /// Seeded differential test: every route the engine can take (relationships in batches, in
 /// SQL, the whole step as SQL over a copy, a lightweight migration in place) gives the store,
 /// the failure and the report counts of the object-by-object route, on generated model pairs,
-/// mapping files and stores (see `Tests/MoltTestSupport/Differential`).
+/// mapping files and stores (see `Tests/MoltTestSupport/Differential`); the route on worker
+/// threads also the very file, byte for byte, of the same run on one thread.
 ///
 /// `MOLT_DIFFERENTIAL_CASES` (default 300) cases from `MOLT_DIFFERENTIAL_SEED` (default 1);
 /// diverging cases are shrunk and written to `.build/differential-failures/seed-<S>/` (or
