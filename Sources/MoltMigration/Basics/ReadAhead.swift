@@ -5,7 +5,9 @@ internal import Foundation
 /// stage computed before. `produce` returns nil when there is nothing more; what it throws is
 /// thrown by the `next()` that would have returned its item, after every item before it.
 /// ``stop()`` (always called, also on an error) waits for the thread to end, so nothing runs
-/// `produce` once it returns.
+/// `produce` once it returns. The caller may give an item back once done with it
+/// (``giveBack(_:)``): the thread frees it, not the caller, whom the thread keeps waiting less
+/// often than the other way round.
 final class ReadAhead<Item>: @unchecked Sendable {
     private var produce: (() throws -> Item?)?
     private let depth: Int
@@ -15,6 +17,7 @@ final class ReadAhead<Item>: @unchecked Sendable {
     private var ready: [Result<Item, any Error>] = []
     private var done = false
     private var stopping = false
+    private var spent: [Item] = []
 
     init(depth: Int, produce: @escaping () throws -> Item?) {
         self.depth = max(1, depth)
@@ -43,6 +46,14 @@ final class ReadAhead<Item>: @unchecked Sendable {
         return try item?.get()
     }
 
+    /// Hands an item taken with ``next()`` back, for the thread to free (freed here once the
+    /// thread has ended).
+    func giveBack(_ item: consuming Item) {
+        condition.lock()
+        if !done, !stopping { spent.append(item) }
+        condition.unlock()
+    }
+
     /// Stops the thread and waits for it to end.
     func stop() {
         condition.lock()
@@ -55,12 +66,17 @@ final class ReadAhead<Item>: @unchecked Sendable {
 
     private func run() {
         guard let produce else { return }
+        var freed: [Item] = []
         while true {
             condition.lock()
-            while !stopping, ready.count >= depth { condition.wait() }
+            while !stopping, ready.count >= depth, spent.isEmpty { condition.wait() }
+            swap(&freed, &spent)
             let stop = stopping
+            let full = ready.count >= depth
             condition.unlock()
+            freed.removeAll()
             if stop { return }
+            if full { continue }
             let result = Result { try produce() }
             condition.lock()
             switch result {

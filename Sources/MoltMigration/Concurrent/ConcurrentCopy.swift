@@ -92,6 +92,7 @@ struct ConcurrentCopy {
                 }
                 try objectDone()
             }
+            workers.giveBack(batch)
         }
     }
 

@@ -10,6 +10,9 @@ internal import MoltStore
 ///   the source order; the writing thread takes batch 0, 1, 2… whichever worker finishes first.
 /// - Memory: at most `window` batches are read and not yet taken, so memory is flat whatever
 ///   the store's size.
+/// - Freeing: the writing thread gives each batch back once written (``giveBack(_:)``), and a
+///   worker frees it before reading its next one: freeing a batch's objects and recordings is
+///   a good share of an object's cost, and the writing thread is the one every other waits for.
 /// - Stopping: ``stop()`` (always called, also on an error) wakes and joins every worker
 ///   before the pass goes on, so no worker touches the run's state afterwards. A worker that
 ///   stops early (cancellation, a read error) hands over its batch number with the error, so
@@ -63,6 +66,8 @@ final class CopyWorkers: @unchecked Sendable {
     private var nextToTake = 0
     /// Batches workers have started reading and the writing thread has not taken.
     private var reserved = 0
+    /// Batches written, for a worker to free.
+    private var spent: [Batch] = []
 
     init(
         workers: Int, window: Int, sourceLock: NSLock, isCancelled: @escaping () -> (any Error)?,
@@ -108,6 +113,14 @@ final class CopyWorkers: @unchecked Sendable {
         return try taken?.get()
     }
 
+    /// Hands a written batch back, for a worker to free (the last batches are freed with the
+    /// workers).
+    func giveBack(_ batch: consuming Batch) {
+        condition.lock()
+        spent.append(batch)
+        condition.unlock()
+    }
+
     /// Stops the workers and waits for every one to end.
     func stop() {
         condition.lock()
@@ -126,11 +139,23 @@ final class CopyWorkers: @unchecked Sendable {
     }
 
     /// Waits until fewer than `window` batches are out, and takes a place for one; false when
-    /// stopping.
+    /// stopping. Frees the batches written meanwhile, outside the lock.
     private func reserve() -> Bool {
+        var freed: [Batch] = []
+        defer { freed.removeAll() }
         condition.lock()
         defer { condition.unlock() }
-        while !stopping, reserved >= window { condition.wait() }
+        while !stopping, reserved >= window {
+            swap(&freed, &spent)
+            if !freed.isEmpty {
+                condition.unlock()
+                freed.removeAll()
+                condition.lock()
+                continue
+            }
+            condition.wait()
+        }
+        swap(&freed, &spent)
         guard !stopping else { return false }
         reserved += 1
         return true

@@ -83,7 +83,10 @@ struct RelateJob {
             }
             reading.start()
             defer { reading.stop() }
-            while let computed = try reading.next() { try write(computed) }
+            while let computed = try reading.next() {
+                try write(computed)
+                reading.giveBack(computed)
+            }
         }
     }
 }
