@@ -21,6 +21,9 @@ struct JobResult: Codable {
     /// CPU seconds of the process, every thread's (user and system): with the wall time, how
     /// many cores the job kept busy.
     var cpuSeconds: Double?
+    /// CPU seconds of the thread that ran the job (the engine's writing thread): the part no
+    /// other thread can take, and less moved by a busy machine than the wall time.
+    var writerCPUSeconds: Double?
 }
 
 /// The jobs, by name. Each takes a prepared store (a copy of the generated one) and the model.
@@ -252,9 +255,9 @@ func seconds(since start: DispatchTime) -> Double {
 
 /// The process's peak resident memory (VmHWM) in MiB.
 /// CPU seconds this process has used so far, every thread's (user and system).
-func cpuSeconds() -> Double {
+func cpuSeconds(thisThreadOnly: Bool = false) -> Double {
     var usage = rusage()
-    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    getrusage(thisThreadOnly ? 1 /* RUSAGE_THREAD (Linux) */ : Int32(RUSAGE_SELF.rawValue), &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

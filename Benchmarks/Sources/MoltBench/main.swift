@@ -34,10 +34,12 @@ if arguments.first == "job" {
     else { fail("usage: molt-bench job NAME --store PATH --models PATH --sql PATH") }
     do {
         let cpuBefore = cpuSeconds()
+        let writerBefore = cpuSeconds(thisThreadOnly: true)
         var result = try Jobs.run(
             arguments[1], store: URL(fileURLWithPath: store), models: URL(fileURLWithPath: models),
             sqlLog: URL(fileURLWithPath: log))
         result.cpuSeconds = cpuSeconds() - cpuBefore
+        result.writerCPUSeconds = cpuSeconds(thisThreadOnly: true) - writerBefore
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         exit(0)
     } catch {
@@ -105,7 +107,7 @@ for size in sizes {
         }
         FileHandle.standardError.write(
             Data(
-                ("  \(job): \(String(format: "%.3f", median.seconds)) s, cpu \(String(format: "%.2f", median.cpuSeconds ?? 0)) s, peak \(String(format: "%.0f", median.peakMB)) MB"
+                ("  \(job): \(String(format: "%.3f", median.seconds)) s, cpu \(String(format: "%.2f", median.cpuSeconds ?? 0)) s (writing thread \(String(format: "%.2f", median.writerCPUSeconds ?? 0)) s), peak \(String(format: "%.0f", median.peakMB)) MB"
                     + (stages.isEmpty ? "" : " (\(stages.joined(separator: " · ")))") + "\n").utf8))
     }
     bySize[size] = results
