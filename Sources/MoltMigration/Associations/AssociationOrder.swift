@@ -32,14 +32,14 @@ struct AssociationOrder {
     }
 
     /// Whether a new association of the waiting `mapping` can wait too: no other mapping has
-    /// associated since its last one, so its range can grow.
-    func canGrow(_ mapping: Int) -> Bool {
-        latest == mapping && waiting[mapping]?.upperBound == last
+    /// associated since its last one, so its range (`range`, its entry in `waiting`) can grow.
+    func canGrow(_ mapping: Int, range: ClosedRange<Int64>) -> Bool {
+        latest == mapping && range.upperBound == last
     }
 
-    /// Grows the waiting `mapping`'s range by one association (``canGrow(_:)`` holds).
-    mutating func grow(_ mapping: Int) {
-        guard let range = waiting[mapping] else { return }
+    /// Grows the waiting `mapping`'s range (`range`) by one association (``canGrow(_:range:)``
+    /// holds).
+    mutating func grow(_ mapping: Int, range: ClosedRange<Int64>) {
         last += 1
         waiting[mapping] = range.lowerBound...last
     }

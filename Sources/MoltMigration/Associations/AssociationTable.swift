@@ -81,15 +81,19 @@ final class AssociationTable {
     /// Records that `mapping` made `destination` from `source` (once per pair).
     func associate(mapping: Int, source: Key, destination: Key) throws {
         if !lookups.isEmpty { lookups.removeAll() }
-        if order.waiting[mapping] != nil {
+        if let range = order.waiting[mapping] {
             // The same pair again changes nothing; a new one in the form, with no other
             // mapping's in between, waits too; anything else writes the waiting rows first.
-            if kept[mapping]?.holds(source: source, destination: destination) == true { return }
-            if order.canGrow(mapping), kept[mapping]?.sourceEntity == source.entity,
-                kept[mapping]?.add(source: source, destination: destination) == true
-            {
-                order.grow(mapping)
-                return
+            // (Every object of a copy comes here: the mapping's index is looked up once and
+            // changed in place.)
+            if let index = kept.index(forKey: mapping) {
+                if kept.values[index].holds(source: source, destination: destination) { return }
+                if order.canGrow(mapping, range: range), kept.values[index].sourceEntity == source.entity,
+                    kept.values[index].add(source: source, destination: destination)
+                {
+                    order.grow(mapping, range: range)
+                    return
+                }
             }
             try writeWaitingRows(of: mapping)
         }

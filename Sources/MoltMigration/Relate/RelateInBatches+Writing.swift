@@ -25,6 +25,8 @@ extension PassState {
         _ objects: [DestinationObject], mapping: EntityMapping, plan: RelateInBatches, skipping skipped: Set<String>
     ) -> ComputedRelateBatch {
         let compiled = compiledMapping(mapping)
+        let skippedAt = compiled.relationships.map { skipped.contains($0.relationship.name) }
+        let batchedAt = compiled.relationships.map { plan.batched.contains($0.relationship.name) }
         var computed = ComputedRelateBatch()
         computed.objects.reserveCapacity(objects.count)
         // Whether the default relates objects of an entity, asked once per run of one entity.
@@ -40,13 +42,17 @@ extension PassState {
                 }
                 if relates {
                     values.sources = try sourceIDs(for: object, mapping: mapping)
-                    for (index, (relationship, expression, propertyMapping)) in compiled.relationships.enumerated()
-                    where !skipped.contains(relationship.name) {
+                    for index in compiled.relationships.indices where !skippedAt[index] {
+                        let (relationship, expression, propertyMapping) = compiled.relationships[index]
                         let (collected, existing) = try relationshipValue(
                             relationship, expression, propertyMapping,
                             canonical: compiled.canonicalRelationships[index], of: object, from: values.sources,
                             mapping: mapping)
-                        values.values.append((relationship, collected, existing))
+                        // What the writes take, worked out here: this may be the thread ahead.
+                        let targets = batchedAt[index] ? Self.withoutRepeats(collected.map(\.id)) : []
+                        values.values.append(
+                            ComputedRelateBatch.Value(
+                                index: index, objects: collected, existing: existing, targets: targets))
                     }
                 }
             } catch {
@@ -67,36 +73,39 @@ extension PassState {
         _ computed: ComputedRelateBatch, mapping: EntityMapping, plan: RelateInBatches, each: () throws -> Void
     ) throws {
         let compiled = compiledMapping(mapping)
-        var assignments: [String: [LinkAssignment]] = [:]
+        // Per relationship, by its index in the mapping: looked up once per batch, not per object.
+        let relationships = compiled.relationships.map(\.relationship)
+        let batchedAt = relationships.map { plan.batched.contains($0.name) }
+        var assignments = [[LinkAssignment]](repeating: [], count: relationships.count)
         for values in computed.objects {
             let object = values.object
             try checkCancelled()
             try PolicyCall.run(mapping, "createRelationships", object: object.id, state: self) {
-                for (relationship, collected, existing) in values.values {
-                    try withRelationshipContext(mapping, object, values.sources, relationship) {
-                        guard plan.batched.contains(relationship.name) else {
-                            try setRelationship(relationship.name, of: object, to: collected, existing: existing)
+                for value in values.values {
+                    let index = value.index
+                    try withRelationshipContext(mapping, object, values.sources, relationships[index]) {
+                        guard batchedAt[index] else {
+                            try setRelationship(
+                                relationships[index].name, of: object, to: value.objects, existing: value.existing)
                             return
                         }
-                        let targets = Self.withoutRepeats(collected.map(\.id))
-                        if !relationship.isToMany, targets.count > 1 {
+                        if !relationships[index].isToMany, value.targets.count > 1 {
                             throw MoltError(
-                                .migration, "the to-one relationship was given \(targets.count) objects",
-                                entity: object.entity, property: relationship.name)
+                                .migration, "the to-one relationship was given \(value.targets.count) objects",
+                                entity: object.entity, property: relationships[index].name)
                         }
-                        try writer.checkLinks(object.id, relationship.name, to: targets, existing: existing)
-                        assignments[relationship.name, default: []].append(
-                            LinkAssignment(owner: object.id, targets: targets))
+                        try writer.checkLinks(
+                            object.id, relationships[index].name, to: value.targets, existing: value.existing)
+                        assignments[index].append(LinkAssignment(owner: object.id, targets: value.targets))
                     }
                 }
                 if let failure = values.failure { throw failure }
             }
             try each()
         }
-        for (relationship, _, _) in compiled.relationships {
-            guard let batch = assignments[relationship.name] else { continue }
+        for (index, relationship) in relationships.enumerated() where !assignments[index].isEmpty {
             do {
-                try writer.setLinks(relationship.name, batch)
+                try writer.setLinks(relationship.name, assignments[index])
             } catch var error as MoltError {
                 error.message = "\(mapping.name): \(relationship.name): \(error.message)"
                 throw error.about(entity: mapping.name, property: relationship.name)
@@ -120,10 +129,20 @@ extension PassState {
 /// A batch's relationship values, computed and not written yet
 /// (``PassState/computeRelateBatch(_:mapping:plan:skipping:)``).
 struct ComputedRelateBatch {
+    /// One relationship's value of one object.
+    struct Value {
+        /// The relationship's index in the mapping's relationships.
+        let index: Int
+        let objects: [DestinationObject]
+        let existing: KnownObjects
+        /// For a relationship written in batches: the objects' IDs without repeats, in order.
+        let targets: [ObjectID]
+    }
+
     struct Object {
         let object: DestinationObject
         var sources: [ObjectID] = []
-        var values: [(relationship: Relationship, objects: [DestinationObject], existing: KnownObjects)] = []
+        var values: [Value] = []
         /// What computing the object's values threw; the batch ends with this object.
         var failure: (any Error)?
     }

@@ -21,13 +21,11 @@ extension ObjectWriter {
         precondition(width > 0 && values.count % width == 0, "rows of \(width) values")
         let rows = values.count / width
         guard rows > 0 else { return }
-        let tuple = "(\(SQL.placeholders(width)))"
         var chunk = max(1, min(Self.rowsPerStatement, 999 / width))
         var row = 0
         while row < rows {
             while chunk > 1 && rows - row < chunk { chunk /= 2 }
-            let statement = try prepared(
-                prefix + Array(repeating: tuple, count: chunk).joined(separator: ", ") + suffix)
+            let statement = try chunkStatement(ChunkShape(prefix: prefix, suffix: suffix, width: width, rows: chunk))
             try statement.reset()
             var index: Int32 = 1
             for value in values[(row * width)..<((row + chunk) * width)] {
@@ -38,6 +36,16 @@ extension ObjectWriter {
             for _ in 0..<chunk { countStatement() }
             row += chunk
         }
+    }
+
+    /// The statement of one chunk's shape, prepared on first use.
+    private func chunkStatement(_ shape: ChunkShape) throws -> SQLiteStatement {
+        if let known = chunkStatements[shape] { return known }
+        let tuple = "(\(SQL.placeholders(shape.width)))"
+        let statement = try prepared(
+            shape.prefix + Array(repeating: tuple, count: shape.rows).joined(separator: ", ") + shape.suffix)
+        chunkStatements[shape] = statement
+        return statement
     }
 
     /// Sets `columns` of rows of `table` by primary key: each row of `values` is the key, then
@@ -52,4 +60,13 @@ extension ObjectWriter {
             ") AS \"molt_rows\" WHERE \(SQL.identifier(table)).\"Z_PK\" = \"molt_rows\".\"column1\"",
             width: columns.count + 1, values: values)
     }
+}
+
+/// A statement of ``ObjectWriter/writeRows(_:_:width:values:)``: its text around the rows, and
+/// how many rows of how many values it takes.
+struct ChunkShape: Hashable {
+    let prefix: String
+    let suffix: String
+    let width: Int
+    let rows: Int
 }

@@ -22,6 +22,10 @@ final class LinkCheckMemo {
     let entity: String
     let relationship: String
     let link: RelationshipLayout
+    /// What the check asks of the link for every object, worked out once (copying the layout
+    /// for each object cost more than the check).
+    let isForeignKey: Bool
+    let isToMany: Bool
     /// The entities the relationship's targets may be (``ObjectWriter/targetEntities(of:)``).
     let targetEntities: Set<String>
     /// The last target's entity found among them.
@@ -31,6 +35,8 @@ final class LinkCheckMemo {
         self.entity = entity
         self.relationship = relationship
         self.link = link
+        if case .foreignKey = link.storage { isForeignKey = true } else { isForeignKey = false }
+        isToMany = link.relationship.isToMany
         self.targetEntities = targetEntities
     }
 }
@@ -93,14 +99,13 @@ extension ObjectWriter {
             if linkCheckMemos.count >= LinkCheckMemo.capacity { linkCheckMemos.removeFirst() }
             linkCheckMemos.append(memo)
         }
-        let link = memo.link
-        if case .foreignKey = link.storage {
+        if memo.isForeignKey {
             guard targets.count <= 1 else {
                 throw MoltError(
                     .validation, "the to-one relationship was given \(targets.count) objects", entity: owner.entity,
                     property: relationship)
             }
-        } else if !link.relationship.isToMany {
+        } else if !memo.isToMany {
             throw MoltError(
                 .validation, "the relationship is to-one; give one object or none", entity: owner.entity,
                 property: relationship)
@@ -121,7 +126,7 @@ extension ObjectWriter {
                 memo.lastTargetEntity = target.entity
                 continue
             }
-            try checkTarget(target, of: link, from: owner, rowExists: rowExists)
+            try checkTarget(target, of: memo.link, from: owner, rowExists: rowExists)
         }
     }
 
@@ -328,14 +333,16 @@ extension ObjectWriter {
         for assignment in assignments {
             let owner = Int64(assignment.owner.primaryKey)
             let held = before[owner] ?? []
-            let wanted = Set(assignment.targets.map(\.primaryKey))
-            // In key order: a set's order changes from one set to the next, and the order rows
-            // are taken out in decides the pages' layout (the same store, byte for byte).
-            for key in held.sorted() where !wanted.contains(key) {
-                try remove.bind([.integer(owner), .integer(key)])
-                try remove.run()
-                countStatement()
-                ends?.remove(owner, from: key)
+            if !held.isEmpty {
+                let wanted = Set(assignment.targets.map(\.primaryKey))
+                // In key order: a set's order changes from one set to the next, and the order
+                // rows are taken out in decides the pages' layout (the same store, byte for byte).
+                for key in held.sorted() where !wanted.contains(key) {
+                    try remove.bind([.integer(owner), .integer(key)])
+                    try remove.run()
+                    countStatement()
+                    ends?.remove(owner, from: key)
+                }
             }
             for (offset, target) in assignment.targets.enumerated() {
                 let position: SQLiteValue = .integer(Int64(offset + 1))

@@ -34,6 +34,9 @@ public final class ObjectWriter {
     /// The last key handed out per hierarchy root, loaded on first use.
     private var lastKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
+    /// Statements of many rows (``writeRows(_:_:width:values:)``), by shape: their text is
+    /// long, and making it again for each chunk cost more than the rest of the call.
+    var chunkStatements: [ChunkShape: SQLiteStatement] = [:]
     private var insertPlans: [String: InsertPlan] = [:]
     /// ``targetEntities(of:)``'s answers, by destination entity.
     private var targetKinds: [String: Set<String>] = [:]
@@ -314,9 +317,10 @@ public final class ObjectWriter {
     private func claimKey(_ requested: Int64?, preferring preferred: Int64?, for entity: EntityLayout) throws -> Int64 {
         let root = entity.rootName
         // One lookup by name; the key is then read and written in place.
+        let slot = lastKeys.index(forKey: root)
         var last: Int64
-        if let known = lastKeys[root] {
-            last = known
+        if let slot {
+            last = lastKeys.values[slot]
         } else {
             let rootNumber = layout.entity(named: root)?.number ?? entity.number
             let recorded =
@@ -346,7 +350,11 @@ public final class ObjectWriter {
             last += 1
             key = last
         }
-        lastKeys[root] = last
+        if let slot {
+            lastKeys.values[slot] = last
+        } else {
+            lastKeys[root] = last
+        }
         return key
     }
 
