@@ -51,8 +51,8 @@ struct ConcurrentCopy {
                 if let byDefault {
                     let source = SourceObject(stored: stored, complete: false, reader: reading)
                     do {
-                        let (entity, row, failure) = try byDefault(source)
-                        return .defaultRow(entity: entity, row: row, failure: failure)
+                        let (entity, row) = try byDefault(source)
+                        return .defaultRow(entity: entity, row: row)
                     } catch {
                         return .inOrder("\(error)")
                     }
@@ -107,8 +107,8 @@ struct ConcurrentCopy {
     ) throws {
         try PolicyCall.run(mapping, "createDestinationInstances", object: source.id, state: state) {
             switch outcome {
-            case .defaultRow(let entity, let row, let failure):
-                try state.insertDefault(entity, row: row, of: source, mapping: mapping, failure: failure)
+            case .defaultRow(let entity, let row):
+                try state.insertDefault(entity, row: row, of: source, mapping: mapping)
             case .recorded(let recording):
                 try state.replay(recording, of: source, mapping: mapping)
             case .failed(let recording, let error):
@@ -141,9 +141,7 @@ struct ConcurrentCopy {
 
     /// The mapping's default row of a source object, when a worker can make it.
     private func defaultRow() -> (
-        @Sendable (SourceObject) throws -> (
-            entity: String, row: [AttributeValue?], failure: String
-        )
+        @Sendable (SourceObject) throws -> (entity: String, row: [AttributeValue?])
     )? {
         let compiled = state.compiledMapping(mapping)
         guard let entity = mapping.destinationEntityName, CopyConcurrency.readsOnlyItsSource(compiled) else {
@@ -160,7 +158,7 @@ struct ConcurrentCopy {
             ) { _, _, _ in
                 throw InOrderRequired(call: "an expression's value")
             }
-            return (entity, row, "\(mapping.name): \(source.id)")
+            return (entity, row)
         }
     }
 }

@@ -24,7 +24,7 @@ final class CopyWorkers: @unchecked Sendable {
         case recorded(CopyRecording)
         /// Made by default (no hook of the policy's own): the row of the one object, which the
         /// writing thread inserts and associates, as `createDefaultDestinationInstance` does.
-        case defaultRow(entity: String, row: [AttributeValue?], failure: String)
+        case defaultRow(entity: String, row: [AttributeValue?])
         /// Its hook made a call only the writing thread answers: run it again there.
         case inOrder(String)
         /// Its hook threw after recording these writes (done first, as on one thread).

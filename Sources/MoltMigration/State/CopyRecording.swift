@@ -25,9 +25,10 @@ final class CopyRecording {
     /// One write, as the hook asked for it.
     enum Effect {
         /// `createDestinationObject` / `insertNewObject` (`byPolicy`) or the default instance:
-        /// a row of values by column. `failure` names the mapping and source for a default
-        /// instance's errors, as the object-by-object path does.
-        case insert(entity: String, row: [AttributeValue?], plan: InsertPlan, byPolicy: Bool, failure: String?)
+        /// a row of values by column. `defaultOf` is the source of a default instance, which
+        /// its errors name with the mapping, as the object-by-object path does (the text is made
+        /// only for an error).
+        case insert(entity: String, row: [AttributeValue?], plan: InsertPlan, byPolicy: Bool, defaultOf: ObjectID?)
         case setAttributes([String: ExpressionValue], of: Made)
         /// The manager's `associate(source:destination:)` (mapping nil: the current one), or
         /// Core Data's spelling with a mapping name.
@@ -44,7 +45,7 @@ final class CopyRecording {
     let plans: [String: InsertPlan]
     /// The current mapping's default row of a source object, when a worker can make it (every
     /// value is the source's own attribute, a default or none); nil: only in order.
-    let defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?], failure: String))?
+    let defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?]))?
     private(set) var effects: [Effect] = []
     /// The provisional IDs handed out, in order.
     private(set) var made: [ObjectID] = []
@@ -58,7 +59,7 @@ final class CopyRecording {
 
     init(
         sequence: Int64, plans: [String: InsertPlan],
-        defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?], failure: String))?,
+        defaultRow: ((SourceObject) throws -> (entity: String, row: [AttributeValue?]))?,
         columns: ColumnsMemo = ColumnsMemo()
     ) {
         self.sequence = sequence
@@ -80,14 +81,14 @@ final class CopyRecording {
 
     /// Records a new object of `entity` with its row; returns its provisional ID.
     func insert(
-        entity: String, row: [AttributeValue?], plan: InsertPlan, byPolicy: Bool, failure: String?
+        entity: String, row: [AttributeValue?], plan: InsertPlan, byPolicy: Bool, defaultOf: ObjectID?
     ) throws -> DestinationObject {
         guard Int64(made.count) < Self.objectsPerRecording else {
             throw requireOrder("more than \(Self.objectsPerRecording) objects from one source object")
         }
         let id = ObjectID(entity: entity, primaryKey: -(sequence * Self.objectsPerRecording + Int64(made.count)) - 1)
         made.append(id)
-        effects.append(.insert(entity: entity, row: row, plan: plan, byPolicy: byPolicy, failure: failure))
+        effects.append(.insert(entity: entity, row: row, plan: plan, byPolicy: byPolicy, defaultOf: defaultOf))
         return DestinationObject(id: id)
     }
 
@@ -98,7 +99,7 @@ final class CopyRecording {
             throw requireOrder("insertNewObject of \(entity), which the new model has no table for")
         }
         let row = try PassState.row(of: attributes, plan: plan, entity: entity, memo: &columns.value)
-        return try insert(entity: entity, row: row, plan: plan, byPolicy: true, failure: nil)
+        return try insert(entity: entity, row: row, plan: plan, byPolicy: true, defaultOf: nil)
     }
 
     /// Records the current mapping's default instance of `source` and its association.
@@ -106,11 +107,11 @@ final class CopyRecording {
         guard let defaultRow else {
             throw requireOrder("createDefaultDestinationInstance, whose values need the run's state")
         }
-        let (entity, row, failure) = try defaultRow(source)
+        let (entity, row) = try defaultRow(source)
         guard let plan = plans[entity] else {
             throw requireOrder("createDefaultDestinationInstance of \(entity)")
         }
-        let object = try insert(entity: entity, row: row, plan: plan, byPolicy: false, failure: failure)
+        let object = try insert(entity: entity, row: row, plan: plan, byPolicy: false, defaultOf: source.id)
         try associate(source: source.id, destination: object, mapping: nil)
         return object
     }

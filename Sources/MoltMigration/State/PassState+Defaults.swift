@@ -58,7 +58,13 @@ extension PassState {
         evaluate: (Int, CompiledExpression, PropertyMapping?) throws -> ExpressionValue
     ) throws -> [AttributeValue?] {
         var row = columns.defaults
-        var given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count)
+        // The values to convert, by attribute index: none when every value is carried as read
+        // (a copy), so most rows need no second array.
+        var given: [ExpressionValue?] = []
+        func give(_ value: ExpressionValue, at index: Int) {
+            if given.isEmpty { given = [ExpressionValue?](repeating: nil, count: compiled.attributes.count) }
+            given[index] = value
+        }
         for index in compiled.attributes.indices {
             if let key = compiled.sourceAttributes[index] {
                 // `$source.<attribute>`: the value read, as evaluating the key path gives it
@@ -67,19 +73,20 @@ extension PassState {
                 if columns.direct[index], read.map({ columns.fits($0, index) }) ?? true {
                     row[columns.column[index]] = read
                 } else {
-                    given[index] = ExpressionValue(read)
+                    give(ExpressionValue(read), at: index)
                 }
                 continue
             }
             switch compiled.attributes[index].value {
             case .expression(let expression, let propertyMapping):
-                given[index] = try evaluate(index, expression, propertyMapping)
+                give(try evaluate(index, expression, propertyMapping), at: index)
             case .modelDefault:
                 continue
             case .noValue:
-                given[index] = .null
+                give(.null, at: index)
             }
         }
+        guard !given.isEmpty else { return row }
         do {
             for index in columns.conversionOrder {
                 guard let value = given[index] else { continue }

@@ -18,7 +18,7 @@ extension PassState {
         }
         for effect in recording.effects {
             switch effect {
-            case .insert(let entity, let row, let plan, let byPolicy, let failure):
+            case .insert(let entity, let row, let plan, let byPolicy, let defaultOf):
                 do {
                     made.append(
                         try insertNewObject(
@@ -26,8 +26,8 @@ extension PassState {
                             mapping: byPolicy ? currentEntityMapping?.name : mapping.name, source: source,
                             byPolicy: byPolicy))
                 } catch var error as MoltError {
-                    guard let failure else { throw error }
-                    error.message = "\(failure): \(error.message)"
+                    guard let defaultOf else { throw error }
+                    error.message = "\(mapping.name): \(defaultOf): \(error.message)"
                     throw error.about(entity: mapping.name)
                 }
             case .setAttributes(let attributes, let object):
@@ -43,13 +43,13 @@ extension PassState {
     /// The default object of `source`, its row made on a worker: inserted and associated as
     /// ``createDefaultDestinationInstance(for:)`` does (its failures named alike).
     func insertDefault(
-        _ entity: String, row: [AttributeValue?], of source: SourceObject, mapping: EntityMapping, failure: String
+        _ entity: String, row: [AttributeValue?], of source: SourceObject, mapping: EntityMapping
     ) throws {
         let made: ObjectID
         do {
             made = try insertNewObject(entity, row: row, mapping: mapping.name, source: source, byPolicy: false)
         } catch var error as MoltError {
-            error.message = "\(failure): \(error.message)"
+            error.message = "\(mapping.name): \(source.id): \(error.message)"
             throw error.about(entity: mapping.name)
         }
         try associate(source: source.id, destination: made)
