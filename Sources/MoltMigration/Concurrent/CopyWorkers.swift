@@ -142,23 +142,18 @@ final class CopyWorkers: @unchecked Sendable {
     /// stopping. Frees the batches written meanwhile, outside the lock.
     private func reserve() -> Bool {
         var freed: [Batch] = []
-        defer { freed.removeAll() }
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopping, reserved >= window {
+        while true {
+            condition.lock()
+            while !stopping, reserved >= window, spent.isEmpty { condition.wait() }
             swap(&freed, &spent)
-            if !freed.isEmpty {
-                condition.unlock()
-                freed.removeAll()
-                condition.lock()
-                continue
-            }
-            condition.wait()
+            let stop = stopping
+            let placed = !stop && reserved < window
+            if placed { reserved += 1 }
+            condition.unlock()
+            freed.removeAll()
+            if stop { return false }
+            if placed { return true }
         }
-        swap(&freed, &spent)
-        guard !stopping else { return false }
-        reserved += 1
-        return true
     }
 
     /// Gives back a place no batch will fill.
