@@ -18,6 +18,7 @@ extension PassState {
     ) throws {
         let found = try associations.sources(ofBatch: batch, mapping: mapping)
         var ids: [AssociationTable.Slot: [ObjectID]] = [:]
+        ids.reserveCapacity(found.count)
         var keysByEntity: [String: [Int64]] = [:]
         for (slot, keys) in found {
             let objects = try keys.map { try objectID($0, in: source) }
@@ -25,6 +26,7 @@ extension PassState {
             for object in objects { keysByEntity[object.entity, default: []].append(object.primaryKey) }
         }
         var links: [ObjectID: [String: RelationshipValue]] = [:]
+        if relationshipsOnly { links.reserveCapacity(found.count) }
         defer { relating.batch = RelateBatch(mapping: mapping, sources: ids, sourceLinks: links) }
         resolver.capacity = max(resolver.capacity, 4 * batch.count)
         for (entity, keys) in keysByEntity {
@@ -33,7 +35,10 @@ extension PassState {
             guard high - low < Int64(keys.count) * 4 + 64 else { continue }
             let wanted = Set(keys)
             if relationshipsOnly {
-                let cursor = try source.relationships(of: entity, keys: low...high, named: relationships)
+                // The links are only mapped through the associations (``canonicalValue``), where
+                // a target without a row, made into nothing, drops out: no look-up per link.
+                let cursor = try source.relationships(
+                    of: entity, keys: low...high, named: relationships, checkingLinkTargets: false)
                 while let objects = try cursor.nextBatch() {
                     for object in objects where wanted.contains(object.id.primaryKey) {
                         links[object.id] = resolver.relationshipsAsHeld(object)

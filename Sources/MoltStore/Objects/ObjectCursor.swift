@@ -34,6 +34,10 @@ public final class ObjectCursor {
     private let readsToMany: Bool
     /// The relationships read, by name; nil for all.
     private let relationshipNames: Set<String>?
+    /// Whether a join table's link counts only when its target's row exists (read with the
+    /// target's entity number); without, a link to a destination with no sub-entities is read
+    /// from the join table alone (``toManySQL(_:checkingTargets:)``).
+    private let checksLinkTargets: Bool
     /// How each entity's rows are read (by entity number), made on first use.
     private var rowPlans: [Int: RowPlan] = [:]
     /// Where statements are kept between cursors (single-object reads, which never overlap).
@@ -49,8 +53,9 @@ public final class ObjectCursor {
         layout: StoreLayout, connection: SQLiteConnection, path: String, externalData: ExternalDataFolder,
         entity: EntityLayout, includingSubentities: Bool, batchSize: Int, keys: ClosedRange<Int64> = 1...Int64.max,
         condition: SQLCondition? = nil, statements: StatementCache? = nil, readsAttributes: Bool = true,
-        readsToMany: Bool = true, relationshipNames: Set<String>? = nil
+        readsToMany: Bool = true, relationshipNames: Set<String>? = nil, checksLinkTargets: Bool = true
     ) throws {
+        self.checksLinkTargets = checksLinkTargets
         self.readsAttributes = readsAttributes
         self.relationshipNames = relationshipNames
         self.readsToMany = readsToMany
@@ -66,13 +71,28 @@ public final class ObjectCursor {
         self.lastKey = keys.lowerBound - 1
         self.upperKey = keys.upperBound
         let tableLayout = layout.tables.first { $0.name == entity.table }!
+        // Without attributes, only the columns of the relationships read: SQLite makes a value
+        // of every column a query names, a string's copied, for each row.
+        var selected = tableLayout.columns.map(\.name)
+        if !readsAttributes {
+            selected = Array(selected.prefix(3))
+            for number in kinds {
+                for link in layout.entity(number: number)?.relationships ?? []
+                where relationshipNames?.contains(link.relationship.name) ?? true {
+                    guard case .foreignKey(let column, let entityColumn, _) = link.storage else { continue }
+                    for name in [column] + (entityColumn.map { [$0] } ?? []) where !selected.contains(name) {
+                        selected.append(name)
+                    }
+                }
+            }
+        }
         var columns: [String: Int32] = [:]
-        for (offset, column) in tableLayout.columns.enumerated() { columns[column.name] = Int32(offset) }
+        for (offset, column) in selected.enumerated() { columns[column] = Int32(offset) }
         self.tableColumns = columns
         self.conditionBindings = condition?.bindings ?? []
         let extra = condition.map { " AND (\($0.sql))" } ?? ""
         let sql = """
-            SELECT \(SQL.identifiers(tableLayout.columns.map(\.name))) FROM \(SQL.identifier(entity.table)) \
+            SELECT \(SQL.identifiers(selected)) FROM \(SQL.identifier(entity.table)) \
             WHERE "Z_ENT" IN (\(kinds.map(String.init).joined(separator: ", "))) AND "Z_PK" > ? AND "Z_PK" <= ?\(extra) \
             ORDER BY "Z_PK" LIMIT ?
             """
@@ -227,6 +247,7 @@ public final class ObjectCursor {
                 let name = link.relationship.name
                 let ordered = link.relationship.isOrdered
                 let positioned = statement.columnCount > 3
+                let numbered = statement.columnCount > 2
                 var index = 0
                 var owner: Int64?
                 var links: [(id: ObjectID, position: Int64)] = []
@@ -238,10 +259,16 @@ public final class ObjectCursor {
                     guard index < objects.count, objects[index].id.primaryKey == owner,
                         objects[index].relationships[name] != nil
                     else { return }
-                    objects[index].relationships[name] = .toMany(
-                        ordered
-                            ? links.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id)
-                            : links.map(\.id).sorted())
+                    if ordered {
+                        objects[index].relationships[name] = .toMany(
+                            links.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id))
+                        return
+                    }
+                    // The query gives an owner's links by key: in ID order unless their
+                    // entities differ.
+                    var ids = links.map(\.id)
+                    if zip(ids, ids.dropFirst()).contains(where: { !($0 < $1) }) { ids.sort() }
+                    objects[index].relationships[name] = .toMany(ids)
                 }
                 var lastNumber = -1
                 var lastName = link.relationship.destinationEntityName
@@ -252,7 +279,7 @@ public final class ObjectCursor {
                         owner = key
                         links.removeAll(keepingCapacity: true)
                     }
-                    let number = Int(statement.int64(at: 2))
+                    let number = numbered ? Int(statement.int64(at: 2)) : lastNumber
                     if number != lastNumber {
                         lastNumber = number
                         lastName = layout.entityName(number: number) ?? link.relationship.destinationEntityName
@@ -270,16 +297,21 @@ public final class ObjectCursor {
 
     private func relationshipStatement(for link: RelationshipLayout, token: String) throws -> SQLiteStatement {
         if let cached = relationshipStatements[token] { return cached }
-        let sql = Self.toManySQL(link)
+        let sql = Self.toManySQL(link, checkingTargets: checksLinkTargets || link.destinationHasSubentities)
         let statement = try statements?.statement(sql, on: connection) ?? connection.prepare(sql)
         relationshipStatements[token] = statement
         return statement
     }
 
     /// The query of a to-many relationship's links for owners with keys between two bounds, in
-    /// owner order: each row gives the owner's key, the related object's key and entity number, and (when
-    /// ordered) its position.
-    static func toManySQL(_ link: RelationshipLayout) -> String {
+    /// owner order, then the related object's key: each row gives the owner's key, the related
+    /// object's key and entity number, and (when ordered) its position.
+    ///
+    /// Without `checkingTargets` (only for a destination without sub-entities), a join table
+    /// is read alone: its rows give no entity number (the destination's), and a row naming a
+    /// target that has no row is given too. SQLite then looks nothing up per link, which
+    /// halves the query's work.
+    static func toManySQL(_ link: RelationshipLayout, checkingTargets: Bool = true) -> String {
         let destination = SQL.identifier(link.destinationTable)
         switch link.storage {
         case .foreignKey:
@@ -288,14 +320,20 @@ public final class ObjectCursor {
             let order = orderColumn.map { ", \(SQL.identifier($0))" } ?? ""
             return """
                 SELECT \(SQL.identifier(column)), "Z_PK", "Z_ENT"\(order) FROM \(destination) \
-                WHERE \(SQL.identifier(column)) BETWEEN ? AND ? ORDER BY 1
+                WHERE \(SQL.identifier(column)) BETWEEN ? AND ? ORDER BY 1, 2
                 """
         case .joinTable(let table, let own, let other, let orderColumn, _, _):
             let order = orderColumn.map { ", j.\(SQL.identifier($0))" } ?? ""
+            if !checkingTargets, orderColumn == nil {
+                return """
+                    SELECT j.\(SQL.identifier(own)), j.\(SQL.identifier(other)) FROM \(SQL.identifier(table)) AS j \
+                    WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ? ORDER BY 1, 2
+                    """
+            }
             return """
                 SELECT j.\(SQL.identifier(own)), j.\(SQL.identifier(other)), d."Z_ENT"\(order) \
                 FROM \(SQL.identifier(table)) AS j JOIN \(destination) AS d ON d."Z_PK" = j.\(SQL.identifier(other)) \
-                WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ? ORDER BY 1
+                WHERE j.\(SQL.identifier(own)) BETWEEN ? AND ? ORDER BY 1, 2
                 """
         }
     }

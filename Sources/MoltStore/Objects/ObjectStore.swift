@@ -97,14 +97,19 @@ public final class ObjectStore {
 
     /// A cursor over the objects of `entity` itself whose primary keys lie in `keys`, giving
     /// each object's relationships only (no attribute is read): those `named`, or all of them.
+    ///
+    /// Without `checkingLinkTargets`, a to-many held in a join table whose destination has no
+    /// sub-entities also gives the links whose target has no row (a damaged store's), for a
+    /// reader that maps each target through what was made from it, which for such a key is
+    /// nothing: it is then read without a look-up per link.
     package func relationships(
-        of entity: String, keys: ClosedRange<Int64>, named: Set<String>? = nil
+        of entity: String, keys: ClosedRange<Int64>, named: Set<String>? = nil, checkingLinkTargets: Bool = true
     ) throws -> ObjectCursor {
         try ObjectCursor(
             layout: layout, connection: store.connection, path: store.url.path, externalData: externalData,
             entity: try layout.requireEntity(entity), includingSubentities: false,
             batchSize: Int(clamping: keys.upperBound - keys.lowerBound + 1), keys: keys, readsAttributes: false,
-            relationshipNames: named)
+            relationshipNames: named, checksLinkTargets: checkingLinkTargets)
     }
 
     /// The object with `id`, or nil when there is none.
