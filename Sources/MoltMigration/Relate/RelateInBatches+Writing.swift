@@ -27,6 +27,9 @@ extension PassState {
         let compiled = compiledMapping(mapping)
         let skippedAt = compiled.relationships.map { skipped.contains($0.relationship.name) }
         let batchedAt = compiled.relationships.map { plan.batched.contains($0.relationship.name) }
+        // The numbers of the mappings the values name, looked up once (one not found is
+        // looked up again where it is used, which says so).
+        let targets = compiled.canonicalRelationships.map { $0?.entityMapping.flatMap { try? number(of: $0) } }
         var computed = ComputedRelateBatch()
         computed.objects.reserveCapacity(objects.count)
         // Whether the default relates objects of an entity, asked once per run of one entity.
@@ -41,13 +44,13 @@ extension PassState {
                     entity = object.entity
                 }
                 if relates {
-                    values.sources = try sourceIDs(for: object, mapping: mapping)
+                    values.sources = try sourceIDs(for: object, mappingNumber: plan.number)
                     for index in compiled.relationships.indices where !skippedAt[index] {
                         let (relationship, expression, propertyMapping) = compiled.relationships[index]
                         let (collected, existing) = try relationshipValue(
                             relationship, expression, propertyMapping,
                             canonical: compiled.canonicalRelationships[index], of: object, from: values.sources,
-                            mapping: mapping)
+                            mapping: mapping, canonicalMapping: targets[index])
                         // What the writes take, worked out here: this may be the thread ahead.
                         let targets = batchedAt[index] ? Self.withoutRepeats(collected.map(\.id)) : []
                         values.values.append(

@@ -141,7 +141,7 @@ extension PassState {
     func relationshipValue(
         _ relationship: Relationship, _ expression: CompiledExpression, _ propertyMapping: PropertyMapping?,
         canonical: CanonicalRelationshipValue?, of destination: DestinationObject, from sources: [ObjectID],
-        mapping: EntityMapping
+        mapping: EntityMapping, canonicalMapping: Int? = nil
     ) throws -> (objects: [DestinationObject], existing: KnownObjects) {
         relating.associatedDestinations = []
         defer {
@@ -153,9 +153,10 @@ extension PassState {
         var onlyAssociated = true
         for source in sources {
             if !evaluatesEveryValue, let canonical,
-                let found = try canonicalValue(canonical, of: source, relationship: relationship)
+                let found = try canonicalValue(
+                    canonical, of: source, relationship: relationship, mapping: canonicalMapping)
             {
-                collected += found
+                if collected.isEmpty { collected = found } else { collected += found }
                 if !relationship.isToMany, !collected.isEmpty { break }
                 continue
             }
@@ -179,8 +180,9 @@ extension PassState {
     /// evaluating it would find them (the source relationship's objects, then the destination
     /// objects made from them, of the relationship's entity) but without evaluating; nil when
     /// the source relationship cannot be read, so evaluating reports the error as it should.
+    /// `mapping`: the number of the mapping `canonical` names, when the caller knows it.
     private func canonicalValue(
-        _ canonical: CanonicalRelationshipValue, of source: ObjectID, relationship: Relationship
+        _ canonical: CanonicalRelationshipValue, of source: ObjectID, relationship: Relationship, mapping known: Int?
     ) throws -> [DestinationObject]? {
         let objects: [ObjectID]
         switch relating.batch?.sourceLinks[source]?[canonical.sourceRelationship] {
@@ -194,7 +196,7 @@ extension PassState {
             objects = Self.references(related).map(\.id)
         }
         relating.relationship = relationship
-        let mapping = try canonical.entityMapping.map { try number(of: $0) }
+        let mapping = try known ?? canonical.entityMapping.map { try number(of: $0) }
         if let mapping, let kept = try keptDestinations(of: objects, mapping: mapping, relationship: relationship) {
             return kept
         }
@@ -223,8 +225,12 @@ extension PassState {
     }
 
     func sourceIDs(for destination: DestinationObject, mapping: EntityMapping) throws -> [ObjectID] {
+        try sourceIDs(for: destination, mappingNumber: try number(of: mapping.name))
+    }
+
+    /// ``sourceIDs(for:mapping:)`` by the mapping's number.
+    func sourceIDs(for destination: DestinationObject, mappingNumber: Int) throws -> [ObjectID] {
         let destinationKey = try key(destination.id, in: self.destination)
-        let mappingNumber = try number(of: mapping.name)
         if let batch = relating.batch, batch.mapping == mappingNumber, let known = batch.sources[destinationKey.slot] {
             return known
         }
