@@ -30,6 +30,11 @@ extension PassState {
         // The numbers of the mappings the values name, looked up once (one not found is
         // looked up again where it is used, which says so).
         let targets = compiled.canonicalRelationships.map { $0?.entityMapping.flatMap { try? number(of: $0) } }
+        // The parts of each relationship's value, apart: an element of the list of triples is
+        // copied whole, each time one part is read.
+        let relationships = compiled.relationships.map(\.relationship)
+        let expressions = compiled.relationships.map(\.expression)
+        let propertyMappings = compiled.relationships.map(\.mapping)
         var computed = ComputedRelateBatch()
         computed.objects.reserveCapacity(objects.count)
         // Whether the default relates objects of an entity, asked once per run of one entity.
@@ -45,10 +50,10 @@ extension PassState {
                 }
                 if relates {
                     values.sources = try sourceIDs(for: object, mappingNumber: plan.number)
+                    values.values.reserveCapacity(compiled.relationships.count)
                     for index in compiled.relationships.indices where !skippedAt[index] {
-                        let (relationship, expression, propertyMapping) = compiled.relationships[index]
                         let (collected, existing) = try relationshipValue(
-                            relationship, expression, propertyMapping,
+                            relationships[index], expressions[index], propertyMappings[index],
                             canonical: compiled.canonicalRelationships[index], of: object, from: values.sources,
                             mapping: mapping, canonicalMapping: targets[index])
                         // What the writes take, worked out here: this may be the thread ahead.
@@ -116,9 +121,11 @@ extension PassState {
         }
     }
 
-    /// `ids` without repeats, in order (a short list searched, a long one hashed).
+    /// `ids` without repeats, in order (a short list searched, a long one hashed; one in
+    /// ascending order, as a to-many is read, has none).
     static func withoutRepeats(_ ids: [ObjectID]) -> [ObjectID] {
         guard ids.count > 1 else { return ids }
+        if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return ids }
         if ids.count <= 16 {
             var unique: [ObjectID] = []
             for id in ids where !unique.contains(id) { unique.append(id) }

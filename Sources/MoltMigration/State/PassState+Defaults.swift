@@ -195,11 +195,13 @@ extension PassState {
             else { return nil }
             objects = Self.references(related).map(\.id)
         }
-        relating.relationship = relationship
         let mapping = try known ?? canonical.entityMapping.map { try number(of: $0) }
         if let mapping, let kept = try keptDestinations(of: objects, mapping: mapping, relationship: relationship) {
             return kept
         }
+        // The association table's answer is kept to the relationship's entity, and its objects
+        // counted as associated (``ofCurrentRelationshipEntity``).
+        relating.relationship = relationship
         return try associatedObjects(of: objects, mapping: mapping)
     }
 

@@ -20,11 +20,20 @@ extension PassState {
         var ids: [AssociationTable.Slot: [ObjectID]] = [:]
         ids.reserveCapacity(found.count)
         var keysByEntity: [String: [Int64]] = [:]
+        // The sources are mostly of one entity: keys gathered for a run of one are added at once.
+        var run: (entity: String, keys: [Int64])?
         for (slot, keys) in found {
             let objects = try keys.map { try objectID($0, in: source) }
             ids[slot] = objects
-            for object in objects { keysByEntity[object.entity, default: []].append(object.primaryKey) }
+            for object in objects {
+                if run?.entity != object.entity {
+                    if let run { keysByEntity[run.entity, default: []] += run.keys }
+                    run = (object.entity, [])
+                }
+                run?.keys.append(object.primaryKey)
+            }
         }
+        if let run { keysByEntity[run.entity, default: []] += run.keys }
         var links: [ObjectID: [String: RelationshipValue]] = [:]
         if relationshipsOnly { links.reserveCapacity(found.count) }
         defer { relating.batch = RelateBatch(mapping: mapping, sources: ids, sourceLinks: links) }

@@ -38,8 +38,10 @@ public final class ObjectCursor {
     /// target's entity number); without, a link to a destination with no sub-entities is read
     /// from the join table alone (``toManySQL(_:checkingTargets:)``).
     private let checksLinkTargets: Bool
-    /// How each entity's rows are read (by entity number), made on first use.
+    /// How each entity's rows are read (by entity number), made on first use; the last one
+    /// used, which the next row is almost always of.
     private var rowPlans: [Int: RowPlan] = [:]
+    private var lastPlan: (number: Int, plan: RowPlan)?
     /// Where statements are kept between cursors (single-object reads, which never overlap).
     private let statements: StatementCache?
     private var lastKey: Int64
@@ -182,7 +184,11 @@ public final class ObjectCursor {
 
     /// How rows of the entity numbered `number` are read, worked out on its first row.
     private func rowPlan(_ number: Int, key: Int64) throws -> RowPlan {
-        if let known = rowPlans[number] { return known }
+        if let lastPlan, lastPlan.number == number { return lastPlan.plan }
+        if let known = rowPlans[number] {
+            lastPlan = (number, known)
+            return known
+        }
         guard let objectLayout = layout.entity(number: number) else {
             throw MoltError(
                 .persistentStoreInvalidType, "row \(key) of \(table) has the unknown entity number \(number)")
@@ -208,6 +214,7 @@ public final class ObjectCursor {
                     entityIndex: entityColumn.map { tableColumns[$0]! })
             }, readsToMany: readsToMany)
         rowPlans[number] = plan
+        lastPlan = (number, plan)
         return plan
     }
 
@@ -257,10 +264,10 @@ public final class ObjectCursor {
                     guard let owner, !links.isEmpty else { return }
                     while index < objects.count, objects[index].id.primaryKey < owner { index += 1 }
                     guard index < objects.count, objects[index].id.primaryKey == owner,
-                        objects[index].relationships[name] != nil
+                        let slot = objects[index].relationships.index(forKey: name)
                     else { return }
                     if ordered {
-                        objects[index].relationships[name] = .toMany(
+                        objects[index].relationships.values[slot] = .toMany(
                             links.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id))
                         return
                     }
@@ -268,7 +275,7 @@ public final class ObjectCursor {
                     // entities differ.
                     var ids = links.map(\.id)
                     if zip(ids, ids.dropFirst()).contains(where: { !($0 < $1) }) { ids.sort() }
-                    objects[index].relationships[name] = .toMany(ids)
+                    objects[index].relationships.values[slot] = .toMany(ids)
                 }
                 var lastNumber = -1
                 var lastName = link.relationship.destinationEntityName
