@@ -55,7 +55,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --objects   Records per generated store (plus one Tag per ten Records); default 100000
           --tags      Tags per store, whatever its size (shared by more Records as stores grow:
                       the scaling shape of a value that walks shared to-many targets)
-          --runs      runs of each job; the median time is reported (default 1)
+          --runs      runs of each job, interleaved; the median time is reported (default 1)
           --jobs      only these jobs, comma-separated (default: all of \(Jobs.names.joined(separator: ", ")))
           --markdown  also write the tables to FILE
           --keep      keep the generated stores (printed folder)
@@ -89,17 +89,23 @@ for size in sizes {
                 .utf8))
 
     var results: [String: JobResult] = [:]
-    for job in Jobs.names where selected.contains(job) {
-        var samples: [JobResult] = []
-        for run in 0..<runs {
+    let jobs = Jobs.names.filter { selected.contains($0) }
+    // Runs interleaved (each job's first run, then each job's second, …): a machine whose
+    // speed drifts over the minutes slows every job alike, so the ratios stay fair.
+    var samplesByJob: [String: [JobResult]] = [:]
+    for run in 0..<runs {
+        for job in jobs {
             let work = folder.appendingPathComponent("\(job)-\(run)")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let store = work.appendingPathComponent("Store.sqlite")
             try FileManager.default.copyItem(at: base, to: store)
             let log = folder.appendingPathComponent("\(job.split(separator: "-").last!).sql")
-            samples.append(try ChildJob.run(job, store: store, models: models, sqlLog: log))
+            samplesByJob[job, default: []].append(try ChildJob.run(job, store: store, models: models, sqlLog: log))
             try? FileManager.default.removeItem(at: work)
         }
+    }
+    for job in jobs {
+        let samples = samplesByJob[job] ?? []
         let median = samples.sorted { $0.seconds < $1.seconds }[samples.count / 2]
         results[job] = median
         let stages = (median.stages ?? [:]).sorted { order($0.key) < order($1.key) }.map {
