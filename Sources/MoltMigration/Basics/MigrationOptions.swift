@@ -17,8 +17,9 @@ public struct MigrationOptions: Sendable {
     /// eight: the one writer is the bound, and each worker holds a few batches). The
     /// store is the same whatever the number: each object's writes are done in the source
     /// order. A mapping runs on workers when its objects are made by default from their own
-    /// values, or its policy says ``EntityMigrationPolicy/createsInstancesConcurrently``; the
-    /// others, and every mapping with 1, run in order on one thread.
+    /// values (on one worker fewer, so the writing thread keeps a core of its own), or its
+    /// policy says ``EntityMigrationPolicy/createsInstancesConcurrently``; the others, and every
+    /// mapping with 1, run in order on one thread.
     public var jobs = MigrationOptions.defaultJobs
 
     /// One worker per core the process may use, at most eight.

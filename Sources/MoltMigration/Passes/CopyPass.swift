@@ -33,14 +33,18 @@ struct CopyPass {
                 mapping, policy: type(of: policy), compiled: state.compiledMapping(mapping), jobs: jobs)
             state.logger.debug(
                 "copy: begin",
-                metadata: ["molt.mapping": "\(mapping.name)", "molt.threads": "\(inOrder ?? "\(jobs) workers")"])
+                metadata: [
+                    "molt.mapping": "\(mapping.name)",
+                    "molt.threads":
+                        "\(inOrder ?? "\(CopyConcurrency.workers(policy: type(of: policy), jobs: jobs)) workers")",
+                ])
             try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, with: manager) }
             var read = 0
             let before = state.destinationObjectCount()
             if let entity = mapping.sourceEntityName, inOrder == nil {
                 try ConcurrentCopy(
                     state: state, manager: manager, policy: policy, mapping: mapping, entity: entity,
-                    filter: mapping.filter, jobs: jobs
+                    filter: mapping.filter, jobs: CopyConcurrency.workers(policy: type(of: policy), jobs: jobs)
                 ).run {
                     read += 1
                     done += 1

@@ -83,7 +83,9 @@ struct MigrationPlanner {
                 let inOrder = CopyConcurrency.inOrderReason(
                     entityMapping, policy: policy, compiled: facts.compiled(entityMapping), jobs: options.jobs)
                 return CopyPlan(
-                    mapping: entityMapping.name, threads: inOrder == nil ? options.jobs : 1, inOrder: inOrder)
+                    mapping: entityMapping.name,
+                    threads: inOrder == nil ? CopyConcurrency.workers(policy: policy, jobs: options.jobs) : 1,
+                    inOrder: inOrder)
             }
             work.passes.append(pass)
             passes.append(PassPlan(number: index + 1, mappingFile: mapping.sourceFile, relate: relate, copy: copy))
