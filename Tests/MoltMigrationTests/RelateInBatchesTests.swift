@@ -262,13 +262,21 @@ struct RelateInBatchesTests {
         </mapping-model>
         """
 
-    @Test("a to-many whose inverse another mapping already wrote is neither read nor written again")
-    func inverseAlreadyWritten() throws {
+    /// The source model, ``inverseMapping``, and a store of `authors` and `books` in a new folder.
+    static func inverseSetup(
+        authors: Int, books: Int
+    ) throws -> (ObjectModel, MappingModel, TemporaryDirectory, URL) {
         let source = try InferenceCase.model(Self.sourceModel, name: "V1")
         let mapping = try MigrationFixtures.mapping(text: Self.inverseMapping)
         let folder = TemporaryDirectory("molt-batched")
         let original = folder.path("Store.sqlite")
-        try Self.seed(original, model: source, authors: 30, books: 200)
+        try Self.seed(original, model: source, authors: authors, books: books)
+        return (source, mapping, folder, original)
+    }
+
+    @Test("a to-many whose inverse another mapping already wrote is neither read nor written again")
+    func inverseAlreadyWritten() throws {
+        let (source, mapping, folder, original) = try Self.inverseSetup(authors: 30, books: 200)
         let outcome = try #require(
             try Self.compare(
                 original, in: folder, source: source, destination: source, mapping: mapping, batchSize: 50,
@@ -307,11 +315,7 @@ struct RelateInBatchesTests {
     /// leaves it out.
     @Test("a join-table link whose target has no row is left out, in batches as object by object")
     func linkWithoutTarget() throws {
-        let source = try InferenceCase.model(Self.sourceModel, name: "V1")
-        let mapping = try MigrationFixtures.mapping(text: Self.inverseMapping)
-        let folder = TemporaryDirectory("molt-batched")
-        let original = folder.path("Store.sqlite")
-        try Self.seed(original, model: source, authors: 12, books: 60)
+        let (source, mapping, folder, original) = try Self.inverseSetup(authors: 12, books: 60)
         let layout = try StoreLayout(model: source)
         let books = try #require(layout.entity(named: "Author")?.relationship(named: "books"))
         guard case .joinTable(let table, let own, let other, _, _, _) = books.storage else {
