@@ -166,6 +166,30 @@ struct ConcurrentCopyTests {
         var context: RunContext?
     }
 
+    /// Objects made by default take one worker fewer than `jobs` (the writing thread keeps a
+    /// core), a policy's own `createDestinationInstances` one per job; the plan says each.
+    @Test("mappings made by default run on one worker fewer than those of a policy's hook, and the plan says so")
+    func workersPerMapping() {
+        #expect(CopyConcurrency.workers(policy: DefaultEntityMigrationPolicy.self, jobs: 4) == 3)
+        #expect(CopyConcurrency.workers(policy: DefaultEntityMigrationPolicy.self, jobs: 2) == 1)
+        #expect(CopyConcurrency.workers(policy: ConcurrentRecordsTestPolicy.self, jobs: 4) == 4)
+        let plan = MigrationPlan(
+            route: .objects, reason: "test",
+            passes: [
+                PassPlan(
+                    number: 1, mappingFile: nil, relate: [],
+                    copy: [
+                        CopyPlan(mapping: "TagToTag", threads: 1, inOrder: nil),
+                        CopyPlan(mapping: "RecordToRecord", threads: 2, inOrder: nil),
+                        CopyPlan(mapping: "NoteToNote", threads: 1, inOrder: "one thread"),
+                    ])
+            ])
+        let lines = plan.description.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  copy on 1 worker thread: TagToTag"))
+        #expect(lines.contains("  copy on 2 worker threads: RecordToRecord"))
+        #expect(lines.contains("  copy in order: NoteToNote (one thread)"))
+    }
+
     @Test("the default copy of a mapping of the objects' own values, keys at insert included")
     func defaultCopy() throws {
         let (_, many) = try Self.compare(recordPolicy: nil)

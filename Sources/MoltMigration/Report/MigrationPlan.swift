@@ -150,9 +150,17 @@ extension MigrationPlan: CustomStringConvertible {
             }
             // Said only when some mapping runs on workers (one thread is the rule elsewhere).
             let onWorkers = pass.copy.filter { $0.inOrder == nil }
-            if let threads = onWorkers.first?.threads {
-                lines.append(
-                    "  copy on \(threads) worker threads: \(onWorkers.map(\.mapping).joined(separator: ", "))")
+            if !onWorkers.isEmpty {
+                // Mappings made by default run on one worker fewer than those of a policy's own
+                // hook: one line per number, in the order the mappings come.
+                var counts: [Int] = []
+                for plan in onWorkers where !counts.contains(plan.threads) { counts.append(plan.threads) }
+                for threads in counts {
+                    let names = onWorkers.filter { $0.threads == threads }.map(\.mapping)
+                    lines.append(
+                        "  copy on \(threads) worker thread\(threads == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+                    )
+                }
                 for plan in pass.copy where plan.inOrder != nil {
                     lines.append("  copy in order: \(plan.mapping) (\(plan.inOrder ?? ""))")
                 }
