@@ -29,7 +29,9 @@ extension PassState {
         let batchedAt = compiled.relationships.map { plan.batched.contains($0.relationship.name) }
         // The numbers of the mappings the values name, looked up once (one not found is
         // looked up again where it is used, which says so).
-        let targets = compiled.canonicalRelationships.map { $0?.entityMapping.flatMap { try? number(of: $0) } }
+        let targetMappings = compiled.canonicalRelationships.map {
+            $0?.entityMapping.flatMap { try? number(of: $0) }
+        }
         // The parts of each relationship's value, apart: an element of the list of triples is
         // copied whole, each time one part is read.
         let relationships = compiled.relationships.map(\.relationship)
@@ -55,7 +57,7 @@ extension PassState {
                         let (collected, existing) = try relationshipValue(
                             relationships[index], expressions[index], propertyMappings[index],
                             canonical: compiled.canonicalRelationships[index], of: object, from: values.sources,
-                            mapping: mapping, canonicalMapping: targets[index])
+                            mapping: mapping, canonicalMapping: targetMappings[index])
                         // What the writes take, worked out here: this may be the thread ahead.
                         let targets = batchedAt[index] ? Self.withoutRepeats(collected.map(\.id)) : []
                         values.values.append(
