@@ -42,7 +42,7 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Worker threads that read source objects and run policies during the copy pass, beside the one that writes (default: the machine's cores, at most 8; objects made by default use one fewer); 1 runs everything on one thread. The store is the same either way.",
+            "Threads that read source objects and run policies during the copy pass: the one that writes the new store, which also runs objects while the next batch is not ready, and n - 1 workers (default: the machine's cores, at most 8); 1 runs everything on one thread. The store is the same either way.",
             valueName: "n"))
     var jobs: Int?
 

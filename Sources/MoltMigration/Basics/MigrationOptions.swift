@@ -12,14 +12,14 @@ public struct MigrationOptions: Sendable {
     public var batchSize = 500
     /// Objects written per transaction of the new store.
     public var transactionSize = 5000
-    /// Worker threads the copy pass reads source objects and runs `createDestinationInstances`
-    /// on, beside the one thread that writes the new store (by default one per core, at most
-    /// eight: the one writer is the bound, and each worker holds a few batches). The
-    /// store is the same whatever the number: each object's writes are done in the source
-    /// order. A mapping runs on workers when its objects are made by default from their own
-    /// values (on one worker fewer, so the writing thread keeps a core of its own), or its
-    /// policy says ``EntityMigrationPolicy/createsInstancesConcurrently``; the others, and every
-    /// mapping with 1, run in order on one thread.
+    /// Threads the copy pass reads source objects and runs `createDestinationInstances` on:
+    /// the one thread that writes the new store, which runs objects too while the next batch
+    /// is not ready, and `jobs - 1` workers beside it (by default one thread per core, at most
+    /// eight: the one writer is the bound, and each worker holds a few batches). The store is
+    /// the same whatever the number: each object's writes are done in the source order. A
+    /// mapping runs on workers when its objects are made by default from their own values, or
+    /// its policy says ``EntityMigrationPolicy/createsInstancesConcurrently``; the others, and
+    /// every mapping with 1, run in order on one thread.
     public var jobs = MigrationOptions.defaultJobs
 
     /// One worker per core the process may use, at most eight.

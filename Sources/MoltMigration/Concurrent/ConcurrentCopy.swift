@@ -5,8 +5,8 @@ internal import MoltStore
 
 /// The copy of one entity mapping on worker threads (``CopyConcurrency`` said it may): workers
 /// read the source objects and run `createDestinationInstances`, recording what it makes
-/// (``CopyRecording``); this thread, which alone writes the new store, does each object's
-/// writes in the source order (``PassState/replay(_:of:mapping:)``) and runs in order, itself,
+/// (``CopyRecording``); this thread, which alone writes the new store (and runs batches as the
+/// workers do while the next one is not ready), does each object's writes in the source order (``PassState/replay(_:of:mapping:)``) and runs in order, itself,
 /// the hooks that needed to (``InOrderRequired``). Transactions, progress and cancellation are
 /// counted per object, as on one thread, so the store, the report and what a crash or a
 /// cancellation leaves are the same.
@@ -36,8 +36,9 @@ struct ConcurrentCopy {
         // Objects made by default need no policy call, manager or recording on the workers.
         let byDefault =
             !PolicyRegistry.hooks(of: type(of: policy)).contains(.createDestinationInstances) ? defaultRow : nil
-        // Otherwise one manager per worker, whose state records the object its hook runs for.
-        let managers = (0..<(byDefault == nil ? jobs : 0)).map { _ in
+        // Otherwise one manager per worker (and one for this thread, which runs batches too
+        // while it would wait: ``CopyWorkers``), whose state records the object its hook runs for.
+        let managers = (0..<(byDefault == nil ? jobs + 1 : 0)).map { _ in
             let worker = WorkerState(
                 pass: state, reading: reading, recording: CopyRecording(sequence: 0, plans: plans, defaultRow: nil))
             return (worker, MigrationManager(state: worker), CopyRecording.ColumnsMemo())

@@ -26,15 +26,13 @@ enum CopyConcurrency {
     }
 
     /// The worker threads a mapping copied on workers (``inOrderReason(_:policy:compiled:jobs:)``
-    /// is nil) uses beside the writing thread. A policy's own `createDestinationInstances` is
-    /// most of an object's work: one worker per job. An object made by default costs a worker
-    /// less than it costs the writing thread (reading and converting the row against inserting
-    /// and associating it), which every object waits for: one worker fewer, so that the
-    /// writing thread keeps a core of its own (at 110k objects on two cores, the copy pass in
-    /// 0.34 s instead of 0.37 s, medians of five). The store is the same either way.
-    static func workers(policy: EntityMigrationPolicy.Type, jobs: Int) -> Int {
-        PolicyRegistry.hooks(of: policy).contains(.createDestinationInstances) ? jobs : max(1, jobs - 1)
-    }
+    /// is nil) uses beside the writing thread: one fewer than the jobs, since the writing thread
+    /// runs objects too whenever the next batch is not ready (``CopyWorkers``), so `jobs`
+    /// threads share the work and no core is shared by two of them. With a policy's own
+    /// `createDestinationInstances`, most of an object's work, the writing thread had waited a
+    /// quarter of the copy for its workers; objects made by default cost a worker less than
+    /// they cost the writing thread, which then seldom helps. The store is the same either way.
+    static func workers(jobs: Int) -> Int { max(1, jobs - 1) }
 
     /// Whether every attribute value of the mapping is the source object's own attribute, the
     /// model's default or none: the default object is then made from the source row alone.

@@ -13,6 +13,13 @@ internal import MoltStore
 /// - Freeing: the writing thread gives each batch back once written (``giveBack(_:)``), and a
 ///   worker frees it before reading its next one: freeing a batch's objects and recordings is
 ///   a good share of an object's cost, and the writing thread is the one every other waits for.
+/// - Help: when the batch it needs next is not done, the writing thread does not sleep: while
+///   there is room in the window and the source is not done, it reads and runs the next batch
+///   itself, as one more worker (index `workers`), then takes batches in order again. Where a
+///   policy's hook is most of an object's work the writing thread would otherwise wait for a
+///   quarter of the pass (measured: 170–255 ms of a 0.8 s copy of 100k objects on two cores);
+///   helping, it fills that time and the run needs one worker thread fewer. Which thread ran
+///   a batch changes nothing in the store: every batch is written in order.
 /// - Stopping: ``stop()`` (always called, also on an error) wakes and joins every worker
 ///   before the pass goes on, so no worker touches the run's state afterwards. A worker that
 ///   stops early (cancellation, a read error) hands over its batch number with the error, so
@@ -43,6 +50,7 @@ final class CopyWorkers: @unchecked Sendable {
     /// Reads the next batch of source objects (nil: no more); called under the source lock.
     typealias Read = () throws -> [StoredObject]?
     /// Runs one object's hook on a worker (given the worker's index and the object's number).
+    /// Index `workers` is the writing thread, when it helps.
     typealias Process = (_ worker: Int, _ object: StoredObject, _ sequence: Int64) -> Outcome
 
     // Dropped by ``stop()``: they hold the run's state, which must not outlive the pass.
@@ -100,7 +108,16 @@ final class CopyWorkers: @unchecked Sendable {
     /// Throws what reading it threw, or the cancellation that stopped its worker.
     func next() throws -> Batch? {
         condition.lock()
+        var helping = true
         while finished[nextToTake] == nil, lastBatch.map({ nextToTake < $0 }) ?? true {
+            // Help rather than wait, while a batch may still be read and there is room for it.
+            if helping, lastBatch == nil, !stopping, reserved < window {
+                reserved += 1
+                condition.unlock()
+                helping = runBatch(as: workers)
+                condition.lock()
+                continue
+            }
             condition.wait()
         }
         let taken = finished.removeValue(forKey: nextToTake)
@@ -166,50 +183,58 @@ final class CopyWorkers: @unchecked Sendable {
 
     /// One worker: read a batch, run its objects, hand it over; until the source is done.
     private func work(_ index: Int) {
-        guard let read, let process else { return }
-        while true {
-            guard reserve() else { return }
-            sourceLock.lock()
-            if sourceDone {
-                sourceLock.unlock()
-                release()
-                return
-            }
-            let number = batchesRead
-            let first = objectsRead
-            let result = Result { try read() }
-            switch result {
-            case .success(let batch?):
-                batchesRead += 1
-                objectsRead += Int64(batch.count)
-            default:
-                sourceDone = true
-            }
+        while reserve(), runBatch(as: index) {}
+    }
+
+    /// Reads the next batch into the place reserved for it, runs its objects as worker
+    /// `index` and hands it over; false when there is nothing more to do (the source is done,
+    /// it failed, the run is cancelled or stopping).
+    private func runBatch(as index: Int) -> Bool {
+        guard let read, let process else {
+            release()
+            return false
+        }
+        sourceLock.lock()
+        if sourceDone {
             sourceLock.unlock()
-            switch result {
-            case .success(nil):
-                hand(over: nil, at: number)
-                return
-            case .failure(let error):
-                hand(over: .failure(error), at: number)
-                return
-            case .success(let objects?):
-                var outcomes: [Outcome] = []
-                outcomes.reserveCapacity(objects.count)
-                for (offset, object) in objects.enumerated() {
-                    // Every so many objects (the locks are shared with the other threads):
-                    // the writing thread checks each object itself.
-                    if offset % Self.checkEvery == 0 {
-                        if let error = isCancelled() {
-                            hand(over: .failure(error), at: number)
-                            return
-                        }
-                        if isStopping { return }
+            release()
+            return false
+        }
+        let number = batchesRead
+        let first = objectsRead
+        let result = Result { try read() }
+        switch result {
+        case .success(let batch?):
+            batchesRead += 1
+            objectsRead += Int64(batch.count)
+        default:
+            sourceDone = true
+        }
+        sourceLock.unlock()
+        switch result {
+        case .success(nil):
+            hand(over: nil, at: number)
+            return false
+        case .failure(let error):
+            hand(over: .failure(error), at: number)
+            return false
+        case .success(let objects?):
+            var outcomes: [Outcome] = []
+            outcomes.reserveCapacity(objects.count)
+            for (offset, object) in objects.enumerated() {
+                // Every so many objects (the locks are shared with the other threads):
+                // the writing thread checks each object itself.
+                if offset % Self.checkEvery == 0 {
+                    if let error = isCancelled() {
+                        hand(over: .failure(error), at: number)
+                        return false
                     }
-                    outcomes.append(process(index, object, first + Int64(offset)))
+                    if isStopping { return false }
                 }
-                hand(over: .success(Batch(objects: objects, outcomes: outcomes)), at: number)
+                outcomes.append(process(index, object, first + Int64(offset)))
             }
+            hand(over: .success(Batch(objects: objects, outcomes: outcomes)), at: number)
+            return true
         }
     }
 

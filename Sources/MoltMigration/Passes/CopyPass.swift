@@ -36,7 +36,7 @@ struct CopyPass {
                 metadata: [
                     "molt.mapping": "\(mapping.name)",
                     "molt.threads":
-                        "\(inOrder ?? "\(CopyConcurrency.workers(policy: type(of: policy), jobs: jobs)) workers")",
+                        "\(inOrder ?? "\(CopyConcurrency.workers(jobs: jobs)) workers")",
                 ])
             try PolicyCall.run(mapping, "begin", state: state) { try policy.begin(mapping, with: manager) }
             var read = 0
@@ -44,7 +44,7 @@ struct CopyPass {
             if let entity = mapping.sourceEntityName, inOrder == nil {
                 try ConcurrentCopy(
                     state: state, manager: manager, policy: policy, mapping: mapping, entity: entity,
-                    filter: mapping.filter, jobs: CopyConcurrency.workers(policy: type(of: policy), jobs: jobs)
+                    filter: mapping.filter, jobs: CopyConcurrency.workers(jobs: jobs)
                 ).run {
                     read += 1
                     done += 1

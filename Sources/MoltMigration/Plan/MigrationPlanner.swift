@@ -84,7 +84,7 @@ struct MigrationPlanner {
                     entityMapping, policy: policy, compiled: facts.compiled(entityMapping), jobs: options.jobs)
                 return CopyPlan(
                     mapping: entityMapping.name,
-                    threads: inOrder == nil ? CopyConcurrency.workers(policy: policy, jobs: options.jobs) : 1,
+                    threads: inOrder == nil ? CopyConcurrency.workers(jobs: options.jobs) : 1,
                     inOrder: inOrder)
             }
             work.passes.append(pass)

@@ -151,8 +151,8 @@ extension MigrationPlan: CustomStringConvertible {
             // Said only when some mapping runs on workers (one thread is the rule elsewhere).
             let onWorkers = pass.copy.filter { $0.inOrder == nil }
             if !onWorkers.isEmpty {
-                // Mappings made by default run on one worker fewer than those of a policy's own
-                // hook: one line per number, in the order the mappings come.
+                // One line per number of workers, in the order the mappings come (every
+                // mapping on workers has `jobs - 1` today; a plan built otherwise says each).
                 var counts: [Int] = []
                 for plan in onWorkers where !counts.contains(plan.threads) { counts.append(plan.threads) }
                 for threads in counts {
