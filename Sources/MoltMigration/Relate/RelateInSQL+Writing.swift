@@ -12,8 +12,16 @@ extension RelateInSQL {
     /// The temporary table ``writeDirectly(_:_:_:_:)`` stages a foreign key's links in.
     static let directLinks = "molt_relate_direct"
 
-    /// `SELECT d, t, te`: the relationship's links in the destination (object, target, target's
-    /// entity), possibly repeated, with its bindings.
+    /// `SELECT d, t, te` (the relationship's links in the destination: object, target, target's
+    /// entity, possibly repeated) with its bindings.
+    struct LinkQuery {
+        let sql: String
+        let bindings: [SQLiteValue]
+        /// The destination links are the source links as stored (``linkQuery(_:state:)``).
+        var asStored = false
+    }
+
+    /// The relationship's links in the destination.
     ///
     /// When both mappings kept every object's key (each made one object with the source's key
     /// from every object of a table holding only their entity, as a default migration does),
@@ -21,13 +29,16 @@ extension RelateInSQL {
     /// joined with its two associations. CROSS JOIN fixes that order (left to itself, the
     /// planner, with no statistics on the fresh association table, may scan one mapping's
     /// associations for each of the other's: quadratic).
-    func linkQuery(_ link: Link, state: PassState) throws -> (sql: String, bindings: [SQLiteValue]) {
+    func linkQuery(_ link: Link, state: PassState) throws -> LinkQuery {
         if let target = link.targetMapping, let targetEntity = destinationEntity(of: target, state),
             link.targetKinds.contains(targetEntity),
             try keepsKeys(number, from: source, state), try keepsKeys(target, from: link.related, state),
             try Self.isOneToOne(target, entity: targetEntity, state)
         {
-            return ("SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl", [])
+            return LinkQuery(
+                sql: "SELECT sl.s AS d, sl.o AS t, \(targetEntity) AS te FROM (\(link.sourceLinks)) AS sl",
+                bindings: [],
+                asStored: true)
         }
         let kinds = link.targetKinds.map(String.init).joined(separator: ", ")
         var bindings: [SQLiteValue] = [
@@ -47,7 +58,7 @@ extension RelateInSQL {
             AND at.source_root = ? AND at.source_pk = sl.o\(targetMapping)
             AND at.destination_entity IN (\(kinds))
             """
-        return (sql, bindings)
+        return LinkQuery(sql: sql, bindings: bindings)
     }
 
     /// The number of the destination entity of the entity mapping numbered `mapping`.
@@ -81,9 +92,7 @@ extension RelateInSQL {
     }
 
     /// Makes the temporary table `table` with the relationship's links, each once.
-    func fillPairs(
-        _ links: (sql: String, bindings: [SQLiteValue]), into table: String, _ connection: SQLiteConnection
-    ) throws {
+    func fillPairs(_ links: LinkQuery, into table: String, _ connection: SQLiteConnection) throws {
         try connection.execute(
             """
             DROP TABLE IF EXISTS temp.\(table);
@@ -97,12 +106,11 @@ extension RelateInSQL {
     /// by row with the table being updated, the planner would read the source links again for
     /// every row; the strategy allows one link per row), then written with the indexes on the
     /// key set aside when they are many (``IndexesSetAside``); join rows go in with the join
-    /// table's index on the other side's key set aside when the table was empty.
-    func writeDirectly(
-        _ link: Link, _ links: (sql: String, bindings: [SQLiteValue]), _ layout: StoreLayout,
-        _ connection: SQLiteConnection
-    ) throws {
-        let (query, bindings) = links
+    /// table's index on the other side's key set aside when the table was empty, or copied
+    /// row for row from the source's join table when the links are its own
+    /// (``storedJoinCopy(_:into:_:)``).
+    func writeDirectly(_ link: Link, _ links: LinkQuery, _ layout: StoreLayout, _ connection: SQLiteConnection) throws {
+        let (query, bindings) = (links.sql, links.bindings)
         let staged = "temp.\(Self.directLinks)"
         defer { try? connection.execute("DROP TABLE IF EXISTS \(staged)") }
         /// Stages the links keyed by `key` (`d` or `t`), and returns how many there are.
@@ -141,6 +149,13 @@ extension RelateInSQL {
             try writeKeys(
                 link.targetTable, column, entityColumn, entity: "\(destination.number)", row: "t", value: "d")
         case .joinTable(let joinTable, let own, let other, _, _, _):
+            if links.asStored, let sourceJoin = link.sourceJoin,
+                let copy = try Self.storedJoinCopy(
+                    sourceJoin, into: JoinColumns(table: joinTable, own: own, other: other), connection)
+            {
+                try copy.run(layout, connection)
+                return
+            }
             // A join table filled from empty is filled without its index on the other side.
             try IndexesSetAside.whileFilling([(joinTable, [other])], layout: layout, connection) {
                 try connection.run(

@@ -36,6 +36,9 @@ struct RelateInSQL: RelateStrategy {
         /// `SELECT s, o FROM …`: each link of the source relationship (source object's key, related
         /// object's key), in the attached source.
         let sourceLinks: String
+        /// The source relationship's join table, when it has one: its name, and the columns
+        /// of the source object's key and of the related object's.
+        let sourceJoin: JoinColumns?
         /// The hierarchy number of the source relationship's destination, and its layout.
         let relatedRoot: Int
         let related: EntityLayout
@@ -167,7 +170,8 @@ struct RelateInSQL: RelateStrategy {
         }
         return Link(
             relationship: relationship, storage: destinationLink.storage,
-            targetTable: destinationLink.destinationTable, sourceLinks: sourceLinks, relatedRoot: relatedRoot,
+            targetTable: destinationLink.destinationTable, sourceLinks: sourceLinks,
+            sourceJoin: JoinColumns(sourceLink.storage), relatedRoot: relatedRoot,
             related: related, targetMapping: targetMapping, targetKinds: targets.kindNumbers,
             storedIn: LinkStorage(destinationLink, in: destination),
             readFrom: LinkStorage(sourceLink, in: source), sourceFanOut: fanOut, sourceFanIn: fanIn)
