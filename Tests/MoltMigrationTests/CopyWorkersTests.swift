@@ -133,4 +133,44 @@ struct CopyWorkersTests {
         }
         #expect(taken < 8000, "the run stopped early")
     }
+
+    /// Weak references to the recordings a run made.
+    final class Made: @unchecked Sendable {
+        private let lock = NSLock()
+        private var recordings: [Weak] = []
+        struct Weak { weak var recording: CopyRecording? }
+        func add(_ recording: CopyRecording) { lock.withLock { recordings.append(Weak(recording: recording)) } }
+        var alive: Int { lock.withLock { recordings.filter { $0.recording != nil }.count } }
+        var count: Int { lock.withLock { recordings.count } }
+    }
+
+    @Test("once stopped, the workers hold nothing of the run, even while a thread still holds them")
+    func stopLetsGo() throws {
+        let source = Source(batches: 12, size: 4)
+        let made = Made()
+        var workers: CopyWorkers? = CopyWorkers(
+            workers: 1, window: 100, sourceLock: NSLock(), isCancelled: { nil },
+            read: { try source.nextBatch() },
+            process: { _, _, sequence in
+                // In a run, a recording holds the new store's insert plans (their statements).
+                let recording = CopyRecording(sequence: sequence, plans: [:], defaultRow: nil)
+                made.add(recording)
+                return .recorded(recording)
+            })
+        workers?.start()
+        // Every batch taken and kept until the worker is gone (it frees what it is given back
+        // before it reads again), then given back: only stop() is left to drop them.
+        var taken: [CopyWorkers.Batch] = []
+        while let batch = try workers?.next() { taken.append(batch) }
+        Thread.sleep(forTimeInterval: 0.1)
+        for batch in taken { workers?.giveBack(batch) }
+        taken = []
+        #expect(made.count == 48)
+        // What a worker's exiting thread does: keep the object a moment longer.
+        let stillHeld = workers
+        workers?.stop()
+        workers = nil
+        #expect(made.alive == 0, "every recording is freed when stop returns")
+        withExtendedLifetime(stillHeld) {}
+    }
 }

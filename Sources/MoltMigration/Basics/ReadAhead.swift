@@ -54,7 +54,9 @@ final class ReadAhead<Item>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the thread and waits for it to end.
+    /// Stops the thread and waits for it to end, then drops here what it still holds (the
+    /// thread keeps this object a moment after it said it ended: what it would free then must
+    /// not outlive the caller's run).
     func stop() {
         condition.lock()
         stopping = true
@@ -62,6 +64,12 @@ final class ReadAhead<Item>: @unchecked Sendable {
         condition.unlock()
         finished.wait()
         produce = nil
+        condition.lock()
+        let left = (ready, spent)
+        ready = []
+        spent = []
+        condition.unlock()
+        withExtendedLifetime(left) {}
     }
 
     private func run() {

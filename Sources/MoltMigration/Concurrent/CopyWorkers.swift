@@ -138,7 +138,11 @@ final class CopyWorkers: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the workers and waits for every one to end.
+    /// Stops the workers and waits for every one to end, then drops, on this thread, whatever
+    /// of the run it still holds: the closures, and the batches not freed yet (a recording
+    /// holds the new store's insert statements). A worker's thread keeps this object a moment
+    /// after it said it ended; what it would free then could keep the new store's connection
+    /// open as the store is completed.
     func stop() {
         condition.lock()
         stopping = true
@@ -147,6 +151,12 @@ final class CopyWorkers: @unchecked Sendable {
         finishedThreads.wait()
         read = nil
         process = nil
+        condition.lock()
+        let left = (spent, finished)
+        spent = []
+        finished = [:]
+        condition.unlock()
+        withExtendedLifetime(left) {}
     }
 
     private var isStopping: Bool {
