@@ -5,7 +5,10 @@
 # --separate-threads; the report gives the writing thread (the one that ran the job, which
 # alone writes the new store: the part no other thread can take) and every thread together
 # (what two cores must share). On a 2-core machine the job cannot take less than the larger of
-# the writing thread's count and half of the total, in the time those take.
+# the writing thread's count and half of the total, in the time those take. Valgrind runs one
+# thread at a time, and the copy pass's writing thread runs batches itself whenever the next
+# one is not ready: under valgrind it runs more of them than on two cores, so compare the
+# totals of two builds, and the writing thread's count only for jobs without copy workers.
 #
 #   Scripts/bench-instructions.sh [--objects N] [--bench PATH] [--store-dir DIR] JOB [JOB …]
 #
@@ -28,7 +31,7 @@ while [[ $# -gt 0 ]]; do
     --objects) objects=$2; shift 2 ;;
     --bench) bench=$2; shift 2 ;;
     --store-dir) store_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     -*) echo "bench-instructions: unknown option $1" >&2; exit 2 ;;
     *) jobs+=("$1"); shift ;;
   esac
