@@ -72,13 +72,14 @@ struct RelateInSQLTests {
 
     /// A seeded store of `source` in `folder`, and a copy of it migrated to `destination` with
     /// `mapping` object by object (no SQL copy, no relationships in SQL): what the SQL relate
-    /// pass must give.
+    /// pass must give. `prepare` changes the seeded store first.
     static func seeded(
         _ source: ObjectModel, migratedObjectByObjectTo destination: ObjectModel, _ mapping: MappingModel,
-        in folder: TemporaryDirectory
+        in folder: TemporaryDirectory, prepare: (URL) throws -> Void = { _ in }
     ) throws -> (store: URL, expected: URL) {
         let store = folder.path("Store.sqlite")
         _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
+        try prepare(store)
         let expected = try folder.copy(store, as: "Expected.sqlite")
         var objectByObject = MigrationOptions()
         objectByObject.allowsSQLOnCopy = false

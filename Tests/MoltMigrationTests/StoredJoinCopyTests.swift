@@ -106,19 +106,12 @@ struct StoredJoinCopyTests {
     func otherShapes(reversed: Bool, indexed: Bool) throws {
         let (source, destination, mapping) = try Self.manyToMany()
         let folder = TemporaryDirectory("molt-join-copy")
-        let store = folder.path("Store.sqlite")
-        _ = try ObjectStore.create(at: store, model: source) { try StoreSeeder().fill($0) }
-        try Self.rebuildJoinTable(of: store, columnsReversed: reversed, indexed: indexed)
+        let (store, expected) = try RelateInSQLTests.seeded(
+            source, migratedObjectByObjectTo: destination, mapping, in: folder
+        ) { try Self.rebuildJoinTable(of: $0, columnsReversed: reversed, indexed: indexed) }
         let links = try SQLiteConnection(path: store.path, mode: .readOnly).scalar(
             "SELECT count(*) FROM \(SQL.identifier(try #require(try Self.joinTables(store).first).name))")
         #expect((links?.integerValue ?? 0) > 0, "the seeded store has links: the test checks nothing otherwise")
-        let expected = try folder.copy(store, as: "Expected.sqlite")
-        var objectByObject = MigrationOptions()
-        objectByObject.allowsSQLOnCopy = false
-        objectByObject.allowsRelateInSQL = false
-        try HeavyweightMigration(
-            store: expected, source: source, destination: destination, mapping: mapping, options: objectByObject
-        ).run()
         let (report, statements) = try Self.migrate(store, source, destination, mapping)
         #expect(!report.relatedInSQL.isEmpty)
         let copied = statements.contains { $0.contains("SELECT * FROM") }
