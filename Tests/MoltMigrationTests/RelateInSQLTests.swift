@@ -90,6 +90,19 @@ struct RelateInSQLTests {
         return (store, expected)
     }
 
+    /// Runs the migration of `store` with its SQL traced; the report and the statements run.
+    static func migrateTraced(
+        _ store: URL, _ source: ObjectModel, _ destination: ObjectModel, _ mapping: MappingModel
+    ) throws -> (MigrationReport, [String]) {
+        let statements = Mutex<[String]>([])
+        var traced = MigrationOptions()
+        traced.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
+        let report = try HeavyweightMigration(
+            store: store, source: source, destination: destination, mapping: mapping, options: traced
+        ).run()
+        return (report, statements.withLock { $0 })
+    }
+
     @Test("same store as object by object, for every inference rule", arguments: InferenceCases.inferable)
     func sameResult(_ inferenceCase: InferenceCase) throws {
         let (source, destination) = try inferenceCase.models()
@@ -207,14 +220,9 @@ struct RelateInSQLTests {
         let mapping = Self.withPolicy(inferred, KeepsDefaultsTestPolicy.policyName)
         let folder = TemporaryDirectory("molt-relate")
         let (store, expected) = try Self.seeded(source, migratedObjectByObjectTo: destination, mapping, in: folder)
-        let statements = Mutex<[String]>([])
-        var traced = MigrationOptions()
-        traced.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
-        let report = try HeavyweightMigration(
-            store: store, source: source, destination: destination, mapping: mapping, options: traced
-        ).run()
+        let (report, statements) = try Self.migrateTraced(store, source, destination, mapping)
         #expect(!report.relatedInSQL.isEmpty)
-        let dropped = statements.withLock { $0.filter { $0.hasPrefix("DROP INDEX") } }
+        let dropped = statements.filter { $0.hasPrefix("DROP INDEX") }
         #expect(!dropped.isEmpty, "no index was set aside: the test checks nothing")
         let (made, fresh) = try Self.indexes(of: store, andOfANewStoreOf: destination, in: folder)
         #expect(made == fresh)

@@ -6,7 +6,6 @@ import MoltModel
 import MoltSQLite
 import MoltStore
 import MoltTestSupport
-import Synchronization
 import Testing
 
 /// A many-to-many whose two mappings kept every key is copied from the source's join table as
@@ -42,19 +41,6 @@ struct StoredJoinCopyTests {
         }
     }
 
-    /// Runs the migration of `store` with its SQL traced; the statements run.
-    static func migrate(
-        _ store: URL, _ source: ObjectModel, _ destination: ObjectModel, _ mapping: MappingModel
-    ) throws -> (MigrationReport, [String]) {
-        let statements = Mutex<[String]>([])
-        var traced = MigrationOptions()
-        traced.sqlTrace = { sql in statements.withLock { $0.append(sql) } }
-        let report = try HeavyweightMigration(
-            store: store, source: source, destination: destination, mapping: mapping, options: traced
-        ).run()
-        return (report, statements.withLock { $0 })
-    }
-
     @Test("the join table of kept keys is copied as stored, its index with it, and the links are the objects' own")
     func copiedAsStored() throws {
         let (source, destination, mapping) = try Self.manyToMany()
@@ -63,7 +49,7 @@ struct StoredJoinCopyTests {
             source, migratedObjectByObjectTo: destination, mapping, in: folder)
         let joins = try Self.joinTables(store)
         try #require(joins.count == 1, "the model has one many-to-many")
-        let (report, statements) = try Self.migrate(store, source, destination, mapping)
+        let (report, statements) = try RelateInSQLTests.migrateTraced(store, source, destination, mapping)
         #expect(!report.relatedInSQL.isEmpty)
         let copies = statements.filter { $0.contains("SELECT * FROM") && $0.contains(joins[0].name) }
         #expect(copies.count == 1, "the join table was copied as stored")
@@ -112,7 +98,7 @@ struct StoredJoinCopyTests {
         let links = try SQLiteConnection(path: store.path, mode: .readOnly).scalar(
             "SELECT count(*) FROM \(SQL.identifier(try #require(try Self.joinTables(store).first).name))")
         #expect((links?.integerValue ?? 0) > 0, "the seeded store has links: the test checks nothing otherwise")
-        let (report, statements) = try Self.migrate(store, source, destination, mapping)
+        let (report, statements) = try RelateInSQLTests.migrateTraced(store, source, destination, mapping)
         #expect(!report.relatedInSQL.isEmpty)
         let copied = statements.contains { $0.contains("SELECT * FROM") }
         #expect(copied == !reversed, "copied as stored only when the columns correspond by position")
