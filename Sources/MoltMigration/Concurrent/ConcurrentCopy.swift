@@ -6,8 +6,9 @@ internal import MoltStore
 /// The copy of one entity mapping on worker threads (``CopyConcurrency`` said it may): workers
 /// read the source objects and run `createDestinationInstances`, recording what it makes
 /// (``CopyRecording``); this thread, which alone writes the new store (and runs batches as the
-/// workers do while the next one is not ready), does each object's writes in the source order (``PassState/replay(_:of:mapping:)``) and runs in order, itself,
-/// the hooks that needed to (``InOrderRequired``). Transactions, progress and cancellation are
+/// workers do while the next one is not ready), does each object's writes in the source order
+/// (``PassState/replay(_:of:mapping:)``) and runs in order, itself, the hooks that needed to
+/// (``InOrderRequired``). Transactions, progress and cancellation are
 /// counted per object, as on one thread, so the store, the report and what a crash or a
 /// cancellation leaves are the same.
 struct ConcurrentCopy {

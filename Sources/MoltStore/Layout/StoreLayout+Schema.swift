@@ -29,6 +29,16 @@ extension StoreLayout {
         return "CREATE TABLE \(SQL.identifier(name ?? table.name)) ( \(columns.joined(separator: ", ")) )"
     }
 
+    /// `SELECT count(*)` of the rows of `table` whose entity number is among `kinds`; the
+    /// whole table when `rowsAreWellFormed` (every row has a number the layout gives the
+    /// table, as in a store Molt wrote) and it holds no other entity
+    /// (``ObjectStore/count(of:includingSubentities:where:rowsAreWellFormed:)``).
+    public func countStatement(of kinds: [Int], in table: String, rowsAreWellFormed: Bool) -> String {
+        let count = "SELECT count(*) FROM \(SQL.identifier(table))"
+        if rowsAreWellFormed, holdsOnly(kinds, in: table) { return count }
+        return count + " WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+    }
+
     /// `CREATE TABLE` for a join table, under its own name or `name`.
     public static func createStatement(for join: JoinTableLayout, named name: String? = nil) -> String {
         let columns = join.columns.map { "\(SQL.identifier($0.name)) \($0.type)" }

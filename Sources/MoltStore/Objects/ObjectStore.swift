@@ -169,15 +169,11 @@ public final class ObjectStore {
     ) throws -> Int {
         let entityLayout = try layout.requireEntity(entity)
         let kinds = includingSubentities ? entityLayout.kindNumbers : [entityLayout.number]
-        var filter = "WHERE \"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
-        if rowsAreWellFormed, condition == nil, layout.holdsOnly(kinds, in: entityLayout.table) { filter = "" }
+        let count = layout.countStatement(
+            of: kinds, in: entityLayout.table, rowsAreWellFormed: rowsAreWellFormed && condition == nil)
         let extra = condition.map { " AND (\($0.sql))" } ?? ""
         return try StoreErrors.sqlite(store.url.path, "counting \(entity) objects") {
-            Int(
-                try store.connection.scalar(
-                    "SELECT count(*) FROM \(SQL.identifier(entityLayout.table)) \(filter)\(extra)",
-                    condition?.bindings ?? []
-                )?.integerValue ?? 0)
+            Int(try store.connection.scalar(count + extra, condition?.bindings ?? [])?.integerValue ?? 0)
         }
     }
 

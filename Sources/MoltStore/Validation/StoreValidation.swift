@@ -83,11 +83,8 @@ package struct StoreValidation {
     /// How many objects `entity` itself (not its sub-entities) has.
     private func count(of entity: EntityLayout) throws -> Int {
         if let counted = counts[entity.name] { return counted }
-        let filter =
-            rowsAreWellFormed && layout.holdsOnly([entity.number], in: entity.table)
-            ? "" : " WHERE \"Z_ENT\" = \(entity.number)"
-        return Int(
-            try connection.scalar("SELECT count(*) FROM \(SQL.identifier(entity.table))\(filter)")?.integerValue ?? 0)
+        let count = layout.countStatement(of: [entity.number], in: entity.table, rowsAreWellFormed: rowsAreWellFormed)
+        return Int(try connection.scalar(count)?.integerValue ?? 0)
     }
 
     package mutating func record(_ failure: Failure) {
